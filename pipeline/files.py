@@ -1,0 +1,62 @@
+"""Atomic file writing and reading raw text safely.
+
+Outputs are written atomically (a temporary file in the same folder, then ``os.replace``), so an
+interrupted or failed build never leaves a half-written file. Raw inputs are decoded strictly: an
+encoding is never guessed.
+"""
+from __future__ import annotations
+
+import os
+import tempfile
+import unicodedata
+from pathlib import Path
+
+from .errors import InputFileError
+
+
+def write_atomic(path: Path, data: bytes | str) -> bool:
+    """Write ``data`` to ``path`` atomically; return False (and write nothing) if it is unchanged."""
+    if isinstance(data, str):
+        data = data.encode("utf-8")
+    path = Path(path)
+    if path.exists() and path.read_bytes() == data:
+        return False
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".tmp-{path.name}.", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+        os.chmod(tmp, 0o644)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return True
+
+
+def decode_text(data: bytes, name: str) -> str:
+    """Decode raw bytes as UTF-8 text (NFC), refusing binary, non-UTF-8 and empty input."""
+    if not data.strip():
+        raise InputFileError(f"{name}: the file is empty; give a UTF-8 text file with the scan's OCR text")
+    if b"\x00" in data:
+        raise InputFileError(f"{name}: the file is binary (NUL bytes), not text; export the OCR as UTF-8 plain text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(
+            f"{name}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+            "convert it first, e.g. iconv -f latin1 -t utf-8"
+        ) from None
+    bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f"]
+    if len(bad) > max(3, len(text) // 100):
+        raise InputFileError(f"{name}: {len(bad)} control characters: this looks like a binary file, not OCR text")
+    text = text.replace("\r\n", "\n").replace("\r", "\n")
+    return unicodedata.normalize("NFC", text)
+
+
+def read_text(path: Path) -> str:
+    """Read a raw text file strictly (see ``decode_text``)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputFileError(f"{path}: no such file; check the 'file' entry in corpus/witnesses.toml")
+    return decode_text(path.read_bytes(), str(path))

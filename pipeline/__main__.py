@@ -1,0 +1,177 @@
+"""Command line: ``python -m pipeline {build,add,status,clean,referee}``.
+
+A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
+Any ``PipelineError`` becomes one line on stderr and exit status 2.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+
+from .errors import PipelineError
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _cmd_build(args: argparse.Namespace) -> int:
+    from .build import BuildOptions, build
+
+    report = build(
+        BuildOptions(
+            corpus_dir=Path(args.corpus),
+            out_dir=Path(args.out),
+            cache_dir=None if args.no_cache else Path(args.cache),
+            scheduler=args.scheduler,
+            progress=not args.quiet,
+        )
+    )
+    print(report.summary())
+    return 0
+
+
+def _cmd_status(args: argparse.Namespace) -> int:
+    from .build import BuildOptions, status
+
+    for line in status(BuildOptions(corpus_dir=Path(args.corpus), out_dir=Path(args.out), cache_dir=Path(args.cache))):
+        print(line)
+    return 0
+
+
+def _cmd_add(args: argparse.Namespace) -> int:
+    from .corpus import add_witness
+
+    w = add_witness(
+        Path(args.corpus),
+        Path(args.file),
+        id=args.id,
+        game=args.game,
+        lang=args.lang,
+        kind=args.kind,
+        title=args.title,
+        author=args.author,
+        year=args.year,
+        source=args.source,
+        page=args.page,
+        note=args.note,
+    )
+    print(f"added witness {w.id} ({w.game}, {w.lang}, {w.kind}) from {w.file}; run `make` to rebuild")
+    return 0
+
+
+def _cmd_clean(args: argparse.Namespace) -> int:
+    from .clean import CleanConfig, clean_lines, clean_text, load_resources
+    from .files import decode_text
+
+    data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
+    text = decode_text(data, "<stdin>" if args.file == "-" else args.file)
+    config = CleanConfig(join_hyphens=not args.keep_hyphens, use_domain_lexicon=not args.general)
+    resources = load_resources(Path(args.corpus), args.lang)
+    if args.lines:
+        lines = text.split("\n")
+        if lines and lines[-1] == "":
+            lines = lines[:-1]
+        out = clean_lines(lines, args.lang, resources, config)
+        sys.stdout.write("".join(line + "\n" for line in out))
+    else:
+        sys.stdout.write(clean_text(text, args.lang, resources, config))
+        if not text.endswith("\n"):
+            sys.stdout.write("\n")
+    return 0
+
+
+def _read_bytes(path: Path) -> bytes:
+    from .errors import InputFileError
+
+    if not path.is_file():
+        raise InputFileError(f"{path}: no such file")
+    return path.read_bytes()
+
+
+def _cmd_referee(argv: list[str]) -> int:
+    from .referee import main as referee_main
+
+    return referee_main(argv)
+
+
+def make_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
+    p.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (default: %(default)s)")
+    p.add_argument("--out", default=str(ROOT / "outputs"), help="outputs folder (default: %(default)s)")
+    p.add_argument("--cache", default=str(ROOT / ".cache" / "pipeline"), help="stage cache (default: %(default)s)")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    b = sub.add_parser("build", help="build the whole edition from corpus/ into outputs/")
+    b.add_argument("--no-cache", action="store_true", help="recompute every stage")
+    b.add_argument("--quiet", action="store_true", help="no progress display")
+    b.add_argument(
+        "--scheduler",
+        default=None,
+        help="'sync' (default), 'threads', 'processes', 'local:N' (a LocalCluster of N workers) or "
+        "tcp://host:port of a dask.distributed scheduler (or env PIPELINE_SCHEDULER)",
+    )
+    b.set_defaults(func=_cmd_build)
+
+    s = sub.add_parser("status", help="list witnesses and which are stale")
+    s.set_defaults(func=_cmd_status)
+
+    a = sub.add_parser("add", help="register a new scan: copy it into corpus/raw/ and write its metadata")
+    a.add_argument("file", help="the scan's OCR text, UTF-8")
+    a.add_argument("--id", required=True, help="witness id, e.g. fr-004")
+    a.add_argument("--game", required=True, choices=["ecarte", "whist"])
+    a.add_argument("--lang", required=True, choices=["fr", "en"])
+    a.add_argument("--kind", required=True, choices=["ocr", "transcription", "modernized"])
+    a.add_argument("--title", required=True)
+    a.add_argument("--author", default="")
+    a.add_argument("--year", type=int, default=None)
+    a.add_argument("--source", default="", help="shared by witnesses of one printed source")
+    a.add_argument("--page", default="", help="first printed page of the excerpt")
+    a.add_argument("--note", default="")
+    a.set_defaults(func=_cmd_add)
+
+    c = sub.add_parser("clean", help="print the cleaned reading text of any text")
+    c.add_argument("file", help="a UTF-8 text file, or - for standard input")
+    c.add_argument("--lang", required=True, choices=["fr", "en"])
+    c.add_argument("--lines", action="store_true", help="clean each line on its own; output has as many lines")
+    c.add_argument("--keep-hyphens", action="store_true", help="do not join end-of-line hyphens")
+    c.add_argument("--general", action="store_true", help="general resources only (no card-game lexicon)")
+    c.set_defaults(func=_cmd_clean)
+
+    r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)
+    r.add_argument("rest", nargs=argparse.REMAINDER)
+    r.set_defaults(func=None)
+    return p
+
+
+def _command_index(argv: list[str]) -> int | None:
+    """Index of the subcommand in argv, skipping the global options and their values."""
+    i = 0
+    while i < len(argv):
+        if argv[i] in ("--corpus", "--out", "--cache"):
+            i += 2
+        elif argv[i].startswith("-"):
+            i += 1
+        else:
+            return i
+    return None
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    parser = make_parser()
+    try:
+        i = _command_index(argv)
+        if i is not None and argv[i] == "referee":
+            return _cmd_referee(argv[i + 1 :])
+        args = parser.parse_args(argv)
+        return args.func(args)
+    except PipelineError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        print("error: interrupted; outputs/ is unchanged or complete (files are written atomically)", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,482 @@
+"""The build: corpus/ -> outputs/, deterministic and incremental.
+
+Per-witness stages (clean, segment) are pure functions of (witness metadata, raw text, code,
+configuration, data files); their result is cached under a hash of all of these, so a rebuild
+after adding one scan reprocesses that scan only. Per-game stages (alignment) and the exports
+are cheap and rerun from the cached per-witness results. Every output is produced in memory
+first and then written file by file atomically; on any error nothing under outputs/ changes.
+"""
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+import os
+import pickle
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Callable, Iterable, Sequence
+
+import pandas as pd
+
+from . import __version__
+from .corpus import load_witnesses, witness_text
+from .files import write_atomic
+from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
+
+PACKAGE_DIR = Path(__file__).resolve().parent
+MANAGED_DIRS = ("text", "tei")  # output folders whose stale files a build removes
+
+
+@dataclass(frozen=True)
+class BuildOptions:
+    """What to build and where.
+
+    corpus_dir: the corpus (witnesses.toml, raw/, lexicon/, glossary.csv, annotations/)
+    out_dir:    where outputs go (committed; rebuilt byte for byte)
+    cache_dir:  per-witness stage cache (None: no cache, recompute everything)
+    scheduler:  None/'sync' runs in this process; 'threads', 'processes', 'local:N' or a
+                dask.distributed address 'tcp://host:port' maps the per-witness stages with Dask
+                (env PIPELINE_SCHEDULER when None)
+    progress:   print one line per step on stderr
+    """
+
+    corpus_dir: Path
+    out_dir: Path
+    cache_dir: Path | None = None
+    scheduler: str | None = None
+    progress: bool = False
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    witnesses: int
+    processed: tuple[str, ...]  # witness ids whose per-witness stages ran (not from cache)
+    cached: tuple[str, ...]
+    written: tuple[str, ...]  # output files that changed
+    removed: tuple[str, ...]
+    laws: int
+    links: int
+    seconds: float
+    timings: dict = field(default_factory=dict, compare=False)
+
+    def summary(self) -> str:
+        return (
+            f"built {self.witnesses} witnesses ({len(self.processed)} reprocessed, {len(self.cached)} from cache), "
+            f"{self.laws} laws, {self.links} alignment links; {len(self.written)} output files changed, "
+            f"{len(self.removed)} removed; {self.seconds:.1f} s"
+        )
+
+
+# --------------------------------------------------------------------------- hashing / cache
+
+
+def _hash_files(paths: Iterable[Path], base: Path) -> str:
+    h = hashlib.sha256()
+    for p in sorted(paths):
+        if p.is_file():
+            h.update(str(p.relative_to(base)).encode())
+            h.update(b"\0")
+            h.update(p.read_bytes())
+            h.update(b"\0")
+    return h.hexdigest()
+
+
+def code_version() -> str:
+    """Hash of the package's source: any code change invalidates the cache."""
+    return _hash_files(PACKAGE_DIR.rglob("*.py"), PACKAGE_DIR)[:16]
+
+
+def resources_version(corpus_dir: Path) -> str:
+    """Hash of the data files (lexicons, glossary, annotations): everything under corpus/ but raw scans."""
+    files = [p for p in corpus_dir.rglob("*") if p.is_file() and "raw" not in p.relative_to(corpus_dir).parts]
+    files = [p for p in files if p.name != "witnesses.toml"]
+    return _hash_files(files, corpus_dir)[:16]
+
+
+def witness_key(wt: WitnessText, code: str, resources: str) -> str:
+    h = hashlib.sha256()
+    h.update(repr(wt.witness).encode())
+    h.update(wt.raw.encode())
+    h.update(code.encode())
+    h.update(resources.encode())
+    return h.hexdigest()[:24]
+
+
+def _cache_path(cache_dir: Path, witness_id: str, key: str) -> Path:
+    return cache_dir / f"{witness_id}.{key}.pkl"
+
+
+# --------------------------------------------------------------------------- per-witness stage
+
+
+def process_witness(wt: WitnessText, corpus_dir: Path) -> WitnessResult:
+    """Clean and segment one witness (pure apart from reading the data files under corpus/)."""
+    from .clean import clean, load_resources
+    from .segment import segment
+
+    t0 = time.perf_counter()
+    cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
+    t1 = time.perf_counter()
+    segmented = segment(cleaned, wt.witness)
+    t2 = time.perf_counter()
+    return WitnessResult(wt.witness, cleaned, segmented, stats={"clean": t1 - t0, "segment": t2 - t1})
+
+
+def _run_witness(args: tuple[WitnessText, str, str | None, str]) -> tuple[WitnessResult, bool]:
+    wt, corpus_dir, cache_dir, key = args
+    if cache_dir:
+        path = _cache_path(Path(cache_dir), wt.witness.id, key)
+        if path.is_file():
+            try:
+                with path.open("rb") as fh:
+                    return pickle.load(fh), False
+            except Exception:  # a corrupt cache entry is recomputed
+                pass
+    result = process_witness(wt, Path(corpus_dir))
+    if cache_dir:
+        write_atomic(_cache_path(Path(cache_dir), wt.witness.id, key), pickle.dumps(result, protocol=5))
+    return result, True
+
+
+def map_witnesses(func: Callable, items: Sequence, scheduler: str | None) -> list:
+    """Map a per-witness function, in process or with Dask (see BuildOptions.scheduler)."""
+    scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
+    if scheduler == "sync" or len(items) <= 1:
+        return [func(x) for x in items]
+    import dask
+
+    tasks = [dask.delayed(func, pure=False)(x) for x in items]
+    if scheduler in ("threads", "processes"):
+        return list(dask.compute(*tasks, scheduler=scheduler))
+    from distributed import Client, LocalCluster
+
+    if scheduler.startswith("local:"):
+        n = int(scheduler.split(":", 1)[1])
+        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+            with Client(cluster) as client:
+                return list(client.gather(client.compute(tasks)))
+    with Client(scheduler) as client:
+        return list(client.gather(client.compute(tasks)))
+
+
+# --------------------------------------------------------------------------- tables
+
+
+def _csv(df: pd.DataFrame) -> bytes:
+    buf = io.StringIO()
+    df.to_csv(buf, index=False, lineterminator="\n")
+    return buf.getvalue().encode("utf-8")
+
+
+def _parquet(df: pd.DataFrame) -> bytes:
+    buf = io.BytesIO()
+    df.to_parquet(buf, index=False, engine="pyarrow", compression="zstd")
+    return buf.getvalue()
+
+
+def _json_records(df: pd.DataFrame) -> bytes:
+    records = json.loads(df.to_json(orient="records", force_ascii=False))
+    return (json.dumps(records, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+LAW_COLUMNS = (
+    "law_id witness game lang kind number printed label parent order text start end raw_start raw_end "
+    "pages confidence complete heading text_hash evidence"
+).split()
+CORRECTION_COLUMNS = "witness start end before after kind method confidence candidates evidence".split()
+FLAG_COLUMNS = "witness start end text candidates confidence reason".split()
+PAGE_COLUMNS = "witness page head printed raw_start raw_end clean_offset".split()
+ALIGNMENT_COLUMNS = "game law_a law_b witness_a witness_b score kind evidence".split()
+WITNESS_COLUMNS = "id file game lang kind title author year source page note laws corrections flags".split()
+
+
+def laws_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    rows = []
+    for r in results:
+        c2r, _ = offset_maps(r.cleaned.raw, r.cleaned.corrections)
+        for law in r.segmented.laws:
+            rows.append(
+                {
+                    "law_id": law.id,
+                    "witness": law.witness_id,
+                    "game": law.game,
+                    "lang": law.lang,
+                    "kind": law.kind,
+                    "number": law.number,
+                    "printed": law.printed,
+                    "label": law.label,
+                    "parent": law.parent or "",
+                    "order": law.order,
+                    "text": law.text,
+                    "start": law.start,
+                    "end": law.end,
+                    "raw_start": c2r[law.start],
+                    "raw_end": c2r[law.end] if law.end < len(c2r) - 1 else len(r.cleaned.raw),
+                    "pages": ";".join(law.pages),
+                    "confidence": round(law.confidence, 3),
+                    "complete": law.complete,
+                    "heading": law.heading,
+                    "text_hash": law.text_hash,
+                    "evidence": law.evidence,
+                }
+            )
+    df = pd.DataFrame(rows, columns=LAW_COLUMNS)
+    df["number"] = df["number"].astype("Int64")
+    return df
+
+
+def corrections_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    rows = [
+        {
+            "witness": r.witness.id,
+            "start": c.start,
+            "end": c.end,
+            "before": c.before,
+            "after": c.after,
+            "kind": c.kind,
+            "method": c.method,
+            "confidence": round(c.confidence, 3),
+            "candidates": "|".join(c.candidates),
+            "evidence": c.evidence,
+        }
+        for r in results
+        for c in r.cleaned.corrections
+    ]
+    return pd.DataFrame(rows, columns=CORRECTION_COLUMNS)
+
+
+def flags_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    rows = [
+        {
+            "witness": r.witness.id,
+            "start": f.start,
+            "end": f.end,
+            "text": f.text,
+            "candidates": "|".join(f.candidates),
+            "confidence": round(f.confidence, 3),
+            "reason": f.reason,
+        }
+        for r in results
+        for f in r.cleaned.flags
+    ]
+    return pd.DataFrame(rows, columns=FLAG_COLUMNS)
+
+
+def pages_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    rows = [
+        {
+            "witness": r.witness.id,
+            "page": p.page,
+            "head": p.head,
+            "printed": p.printed,
+            "raw_start": p.raw_start,
+            "raw_end": p.raw_end,
+            "clean_offset": p.clean_offset,
+        }
+        for r in results
+        for p in r.cleaned.page_breaks
+    ]
+    return pd.DataFrame(rows, columns=PAGE_COLUMNS)
+
+
+def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.DataFrame:
+    rows = [
+        {
+            "game": k.game,
+            "law_a": k.a,
+            "law_b": k.b,
+            "witness_a": witness_of[k.a],
+            "witness_b": witness_of[k.b],
+            "score": round(k.score, 3),
+            "kind": k.kind,
+            "evidence": k.evidence,
+        }
+        for k in links
+    ]
+    return pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS)
+
+
+def witnesses_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    rows = []
+    for r in results:
+        w = r.witness
+        rows.append(
+            {
+                "id": w.id,
+                "file": w.file,
+                "game": w.game,
+                "lang": w.lang,
+                "kind": w.kind,
+                "title": w.title,
+                "author": w.author,
+                "year": w.year,
+                "source": w.source,
+                "page": w.page,
+                "note": w.note,
+                "laws": len(r.segmented.laws),
+                "corrections": len(r.cleaned.corrections),
+                "flags": len(r.cleaned.flags),
+            }
+        )
+    df = pd.DataFrame(rows, columns=WITNESS_COLUMNS)
+    df["year"] = df["year"].astype("Int64")
+    return df
+
+
+def reading_text(result: WitnessResult) -> str:
+    """The reading text of a witness: headings on their own line, one law (clause, rule) per paragraph."""
+    text = result.cleaned.text
+    laws = {law.id: law for law in result.segmented.laws}
+    paras: list[str] = []
+    for seg in result.segmented.segments:
+        if seg.law_id and seg.law_id in laws:
+            law = laws[seg.law_id]
+            if law.kind == "law" and law.printed and law.number is not None:
+                paras.append(f"{law.number}. {law.text}".strip())
+            elif law.kind == "clause" and law.printed:
+                paras.append(f"({law.label.split('(')[-1].rstrip(')')}) {law.text}".strip())
+            elif law.text:
+                paras.append(law.text)
+        else:
+            chunk = " ".join(text[seg.start : seg.end].split())
+            if chunk:
+                paras.append(chunk)
+    return "\n\n".join(paras) + "\n"
+
+
+# --------------------------------------------------------------------------- the build
+
+
+def _log(opts: BuildOptions, msg: str) -> None:
+    if opts.progress:
+        print(msg, file=sys.stderr, flush=True)
+
+
+def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
+    """Compute every output in memory: {relative path: bytes}. Reads only; writes only the cache."""
+    t0 = time.perf_counter()
+    corpus_dir = Path(opts.corpus_dir)
+    witnesses = load_witnesses(corpus_dir)
+    texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
+    code, res = code_version(), resources_version(corpus_dir)
+    cache = str(opts.cache_dir) if opts.cache_dir else None
+    jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res)) for wt in texts]
+    _log(opts, f"[1/4] clean + segment: {len(jobs)} witnesses")
+    pairs = map_witnesses(_run_witness, jobs, opts.scheduler)
+    results = [r for r, _ in pairs]
+    processed = tuple(r.witness.id for r, ran in pairs if ran)
+    cached = tuple(r.witness.id for r, ran in pairs if not ran)
+    for r, ran in pairs:
+        _log(opts, f"      {r.witness.id}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
+    t1 = time.perf_counter()
+
+    _log(opts, "[2/4] align laws per game")
+    links = align_corpus(results, corpus_dir)
+    t2 = time.perf_counter()
+
+    _log(opts, "[3/4] export tables and TEI")
+    outputs: dict[str, bytes] = {}
+    laws_df = laws_frame(results)
+    outputs["witnesses.csv"] = _csv(witnesses_frame(results))
+    outputs["laws.csv"] = _csv(laws_df)
+    outputs["laws.parquet"] = _parquet(laws_df)
+    outputs["laws.json"] = _json_records(laws_df)
+    outputs["corrections.csv"] = _csv(corrections_frame(results))
+    outputs["flags.csv"] = _csv(flags_frame(results))
+    outputs["pages.csv"] = _csv(pages_frame(results))
+    witness_of = {law.id: law.witness_id for r in results for law in r.segmented.laws}
+    outputs["alignments.csv"] = _csv(alignments_frame(links, witness_of))
+    for r in results:
+        outputs[f"text/{r.witness.id}.txt"] = reading_text(r).encode("utf-8")
+    outputs.update(export_tei(results, links, code, res))
+    t3 = time.perf_counter()
+
+    _log(opts, "[4/4] rule table")
+    outputs.update(export_rules(results, links, corpus_dir))
+    t4 = time.perf_counter()
+    report = BuildReport(
+        witnesses=len(results),
+        processed=processed,
+        cached=cached,
+        written=(),
+        removed=(),
+        laws=len(laws_df),
+        links=len(links),
+        seconds=t4 - t0,
+        timings={"clean+segment": t1 - t0, "align": t2 - t1, "export": t3 - t2, "rules": t4 - t3},
+    )
+    return outputs, report
+
+
+def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path) -> tuple[Link, ...]:
+    from .align import align, load_resources
+
+    resources = load_resources(corpus_dir)
+    witnesses = {r.witness.id: r.witness for r in results}
+    links: list[Link] = []
+    for game in sorted({r.witness.game for r in results}):
+        laws = [law for r in results if r.witness.game == game for law in r.segmented.laws]
+        links.extend(align(laws, resources, witnesses=witnesses))
+    return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
+
+
+def export_tei(results: Sequence[WitnessResult], links: Sequence[Link], code: str, res: str) -> dict[str, bytes]:
+    from .tei import BuildInfo, alignments_tei, witness_tei
+
+    build = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
+    out = {f"tei/{r.witness.id}.xml": witness_tei(r.witness, r.cleaned, r.segmented, build) for r in results}
+    laws = [law for r in results for law in r.segmented.laws]
+    out["tei/alignments.xml"] = alignments_tei(links, laws, build)
+    return out
+
+
+def export_rules(results: Sequence[WitnessResult], links: Sequence[Link], corpus_dir: Path) -> dict[str, bytes]:
+    from .rules import build_rule_table, load_annotations, rules_outputs, suggest_rulings
+
+    laws = [law for r in results for law in r.segmented.laws]
+    table = build_rule_table(laws, load_annotations(corpus_dir), suggest_rulings(laws), links)
+    return rules_outputs(table)
+
+
+def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """Write each output atomically; remove stale files from the managed folders."""
+    out_dir = Path(out_dir)
+    written = tuple(rel for rel, data in sorted(outputs.items()) if write_atomic(out_dir / rel, data))
+    removed = []
+    for sub in MANAGED_DIRS:
+        for p in sorted((out_dir / sub).glob("*")) if (out_dir / sub).is_dir() else []:
+            rel = p.relative_to(out_dir).as_posix()
+            if p.is_file() and rel not in outputs:
+                p.unlink()
+                removed.append(rel)
+    return written, tuple(removed)
+
+
+def build(opts: BuildOptions) -> BuildReport:
+    """Build everything; outputs/ is only touched once every output has been computed."""
+    outputs, report = compute(opts)
+    written, removed = write_outputs(opts.out_dir, outputs)
+    report = BuildReport(**{**report.__dict__, "written": written, "removed": removed})
+    if opts.cache_dir:
+        write_atomic(
+            Path(opts.cache_dir) / "last_build.json",
+            json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1),
+        )
+    return report
+
+
+def status(opts: BuildOptions) -> list[str]:
+    """One line per witness: id, game, language, kind, and whether its cached stages are stale."""
+    corpus_dir = Path(opts.corpus_dir)
+    witnesses = load_witnesses(corpus_dir)
+    code, res = code_version(), resources_version(corpus_dir)
+    lines = [f"{'witness':<12} {'game':<7} {'lang':<4} {'kind':<13} state"]
+    for w in witnesses:
+        wt = witness_text(corpus_dir, w)
+        key = witness_key(wt, code, res)
+        fresh = bool(opts.cache_dir) and _cache_path(Path(opts.cache_dir), w.id, key).is_file()
+        lines.append(f"{w.id:<12} {w.game:<7} {w.lang:<4} {w.kind:<13} {'up to date' if fresh else 'stale'}")
+    return lines

@@ -1,0 +1,81 @@
+"""The whole build: deterministic, incremental, committed outputs reproducible byte for byte."""
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline.__main__ import main
+from pipeline.build import BuildOptions, build
+
+from conftest import CORPUS, OUTPUTS, ROOT
+
+pytestmark = pytest.mark.integration
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file() and "eval" not in p.relative_to(folder).parts and "bench" not in p.relative_to(folder).parts
+    }
+
+
+def test_committed_outputs_are_rebuilt_byte_for_byte(fresh_build):
+    out, _ = fresh_build
+    built, committed = tree(out), tree(OUTPUTS)
+    assert sorted(built) == sorted(committed), "run `make` and commit outputs/"
+    changed = [k for k in built if built[k] != committed[k]]
+    assert not changed, f"outputs differ from a fresh build: {changed[:5]} (run `make` and commit outputs/)"
+
+
+def test_every_witness_has_a_reading_text_and_a_row(fresh_build):
+    out, report = fresh_build
+    witnesses = pd.read_csv(out / "witnesses.csv")
+    assert list(witnesses["id"]) == ["fr-000", "fr-001", "en-002", "en-003", "en-003m"]
+    for wid in witnesses["id"]:
+        text = (out / "text" / f"{wid}.txt").read_text(encoding="utf-8")
+        assert len(text) > 500
+    assert report.witnesses == 5
+
+
+def test_law_ids_are_shared_by_tables_tei_and_alignments(fresh_build):
+    out, _ = fresh_build
+    laws = set(pd.read_csv(out / "laws.csv")["law_id"])
+    links = pd.read_csv(out / "alignments.csv")
+    assert set(links["law_a"]) <= laws and set(links["law_b"]) <= laws
+    tei = (out / "tei" / "fr-000.xml").read_text(encoding="utf-8")
+    assert 'xml:id="ecarte.fr-000.law-13"' in tei
+
+
+def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    first = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
+    assert sorted(first.processed) == ["en-002", "en-003", "en-003m", "fr-000", "fr-001"]
+    again = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
+    assert again.processed == () and again.written == ()
+    scan = tmp_path / "ecarte_1890.txt"
+    scan.write_text(
+        "RÈGLES DE L'ÉCARTÉ\n1. Celui qui donne mal perd la main.\n"
+        "2. Si une carte est retournée en donnant, le coup est bon.\n"
+        "3. Celui qui joue avec plus de cinq cartes perd un point.\n",
+        encoding="utf-8",
+    )
+    assert main(["--corpus", str(tmp_corpus), "add", str(scan), "--id", "fr-900", "--game", "ecarte",
+                 "--lang", "fr", "--kind", "ocr", "--title", "Règles de l'Écarté"]) == 0
+    third = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
+    assert third.processed == ("fr-900",)
+    laws = pd.read_csv(out / "laws.csv")
+    assert list(laws.loc[laws["witness"] == "fr-900", "number"]) == [1, 2, 3]
+    assert (out / "tei" / "fr-900.xml").is_file()
+
+
+def test_status_reports_stale_witnesses(tmp_corpus, tmp_path, capsys):
+    cache = tmp_path / "cache"
+    assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
+    assert capsys.readouterr().out.count("stale") == 5
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
+    assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
+    assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]

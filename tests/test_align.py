@@ -286,3 +286,13 @@ def test_json_written_atomically(tmp_path: Path):
     write_json_atomic(p, {"pairs": [1]})
     assert p.read_text().strip().endswith("}") and '"pairs"' in p.read_text()
     assert [x.name for x in p.parent.iterdir()] == ["alignment.json"]
+
+
+def test_ocr_noise_in_french_phrases_and_words_is_tolerated(resources):
+    """Debris inside a phrase and misspelt words still give the glossary/outcome concepts."""
+    fr = W("fr-903", "fr", "a")
+    noisy = make_law("ecarte", fr, 1, 0, "l'adversaire a le droit de teni^le coup pour bon, ou de recominencer; il perdrait un poiut.")
+    model = AlignModel([noisy], resources)
+    concepts = model.analyses[noisy.id].concepts
+    assert "out:deal_stands" in concepts and "out:new_deal" in concepts
+    assert "en:point" in concepts

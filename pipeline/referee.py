@@ -174,7 +174,12 @@ def table_from_frame(df) -> RuleTable:
     penalties = tuple(dict.fromkeys(p for r in rows for p in r.ruling.penalties))
     parties = tuple(dict.fromkeys(r.ruling.chooser for r in rows if r.ruling.chooser))
     voc = Vocabulary(games, parties, outcomes, penalties, tuple(events))
-    return RuleTable(canon[0], voc, tuple(rows), (canon[0], *[r for r in rulesets if r != canon[0]]))
+    # witness precedence as the canonical rows cite it (their citations are in precedence order)
+    order: list[str] = []
+    for r in sorted((r for r in rows if r.ruleset == canon[0]), key=lambda r: -len(r.sources)):
+        order += [w for w in r.sources if w not in order]
+    order += [w for w in rulesets if w not in order and w != canon[0]]
+    return RuleTable(canon[0], voc, tuple(rows), (canon[0], *[w for w in order if w in rulesets]))
 
 
 # ---------------------------------------------------------------- adjudication

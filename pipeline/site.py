@@ -289,7 +289,8 @@ def _page_marker(p, view: str) -> str:
 # rules and links per law
 
 
-def _rule_rows(rules: Any) -> list[Mapping]:
+def rule_rows(rules: Any) -> list[Mapping]:
+    """The rows of the rule table (a list of dicts, or a dict holding one under rows/rules/table/data)."""
     if rules is None:
         return []
     if isinstance(rules, Mapping):
@@ -317,7 +318,7 @@ def rules_by_law(rules: Any, law_ids: Iterable[str]) -> dict[str, list[Mapping]]
     """The rows of the rule table that name each law (in any field: law id, citations, sources...)."""
     known = set(law_ids)
     out: dict[str, list[Mapping]] = defaultdict(list)
-    for row in _rule_rows(rules):
+    for row in rule_rows(rules):
         found: list[str] = []
         for s in _strings(dict(row)):
             for tok in re.findall(r"[\w.\-]+", s):

@@ -1,0 +1,177 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 2. Cleaning: what the pipeline changed, and whether it helped
+#
+# * **CER before and after**, per witness and per dataset, for the witnesses that have a gold
+#   reading text (`$SHARED_DIR/gold/<raw file>.gold.txt`), measured with the gold folder's own metric
+#   (`cer.py`: curly quotes, dashes, footnote markers and spacing normalised away). *Before* is the
+#   witness's raw text; *after* is the build's reading text `outputs/text/<witness>.txt`.
+#   If the evaluation stage wrote `outputs/eval/cleaning.json`, it is shown as well.
+# * **Corrections by kind** and **the confidence distribution** (from `outputs/corrections.csv`),
+#   and the words left flagged for review (`outputs/flags.csv`).
+
+# %%
+import importlib.util
+import json
+import io
+import os
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from IPython.display import Image, display
+import pandas as pd
+
+
+def project_root(start: Path) -> Path:
+    for p in [start, *start.parents]:
+        if (p / "pipeline" / "__init__.py").is_file():
+            return p
+    raise FileNotFoundError("run the notebook inside the project")
+
+
+def show(fig) -> None:
+    """Render a figure as PNG in the notebook (Agg backend, no GUI) and free it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    display(Image(data=buf.getvalue(), format="png"))
+
+
+ROOT = project_root(Path.cwd().resolve())
+OUT = Path(os.environ.get("PIPELINE_OUTPUTS", ROOT / "outputs"))
+SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
+GOLD = SHARED / "gold"
+
+from pipeline.corpus import load_witnesses, witness_text  # noqa: E402
+
+spec = importlib.util.spec_from_file_location("gold_cer", GOLD / "cer.py")
+gold_cer = importlib.util.module_from_spec(spec)
+spec.loader.exec_module(gold_cer)
+
+witnesses = load_witnesses(ROOT / "corpus")
+corrections = pd.read_csv(OUT / "corrections.csv", keep_default_na=False)
+flags = pd.read_csv(OUT / "flags.csv", keep_default_na=False) if (OUT / "flags.csv").is_file() else pd.DataFrame()
+print(len(corrections), "corrections,", len(flags), "flagged words")
+
+# %% [markdown]
+# ## CER and WER against gold
+
+# %%
+rows = []
+for w in witnesses:
+    gold_file = GOLD / (Path(w.file).stem + ".gold.txt")
+    if not gold_file.is_file():
+        continue
+    gold = gold_file.read_text(encoding="utf-8")
+    raw = witness_text(ROOT / "corpus", w).raw
+    after = (OUT / "text" / f"{w.id}.txt").read_text(encoding="utf-8")
+    n = len(gold_cer.normalise(gold))
+    rows.append({
+        "witness": w.id, "kind": w.kind, "lang": w.lang, "gold_chars": n,
+        "cer_before": gold_cer.cer(gold, raw), "cer_after": gold_cer.cer(gold, after),
+        "wer_before": gold_cer.wer(gold, raw), "wer_after": gold_cer.wer(gold, after),
+    })
+cer = pd.DataFrame(rows)
+cer.style.format({c: "{:.2%}" for c in cer.columns if c.startswith(("cer", "wer"))})
+
+# %% [markdown]
+# Per dataset (OCR scans; transcriptions and modernized readings), weighted by gold length:
+
+# %%
+def weighted(g: pd.DataFrame) -> pd.Series:
+    w = g["gold_chars"]
+    return pd.Series({c: (g[c] * w).sum() / w.sum() for c in ["cer_before", "cer_after", "wer_before", "wer_after"]}
+                     | {"witnesses": len(g), "gold_chars": int(w.sum())})
+
+
+by_dataset = pd.concat([cer.groupby("kind").apply(weighted, include_groups=False),
+                        weighted(cer).to_frame("all").T])
+by_dataset
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.5))
+x = range(len(cer))
+ax.bar([i - 0.2 for i in x], cer["cer_before"] * 100, width=0.4, label="raw (before)")
+ax.bar([i + 0.2 for i in x], cer["cer_after"] * 100, width=0.4, label="reading text (after)")
+ax.set_xticks(list(x), cer["witness"])
+ax.set_ylabel("CER (%)")
+ax.set_title("Character error rate against gold")
+ax.legend()
+fig.tight_layout()
+show(fig)
+
+# %%
+eval_json = OUT / "eval" / "cleaning.json"
+if eval_json.is_file():
+    print("outputs/eval/cleaning.json (the evaluation stage's own report):")
+    print(json.dumps(json.loads(eval_json.read_text(encoding="utf-8")), indent=1, ensure_ascii=False)[:4000])
+else:
+    print("no outputs/eval/cleaning.json: `make eval` writes it; the table above is computed here")
+
+# %% [markdown]
+# ## Corrections by kind
+
+# %%
+kinds = corrections.pivot_table(index="kind", columns="witness", values="start", aggfunc="count", fill_value=0)
+kinds
+
+# %%
+fig, ax = plt.subplots(figsize=(8, 3.8))
+kinds.plot.barh(stacked=True, ax=ax)
+ax.set_xlabel("corrections")
+ax.set_title("Corrections by kind and witness")
+fig.tight_layout()
+show(fig)
+
+# %% [markdown]
+# ## How sure the repairs are
+# Layout fixes (running heads, hyphens, whitespace) are certain; word repairs carry the confidence of
+# their decision. Repairs below the threshold are not applied but flagged for review.
+
+# %%
+fig, ax = plt.subplots(figsize=(7, 3.5))
+for kind, g in corrections.groupby("kind"):
+    if g["confidence"].nunique() > 1 or g["confidence"].iloc[0] < 1:
+        ax.hist(g["confidence"], bins=[i / 20 for i in range(21)], alpha=0.6, label=kind)
+if len(flags):
+    ax.hist(flags["confidence"], bins=[i / 20 for i in range(21)], histtype="step", color="k", label="flagged (not applied)")
+ax.set_xlabel("confidence")
+ax.set_ylabel("count")
+ax.set_title("Confidence of word repairs")
+ax.legend(fontsize=8)
+fig.tight_layout()
+show(fig)
+
+# %%
+corrections.groupby("kind")["confidence"].describe()[["count", "mean", "min", "max"]]
+
+# %%
+flags.head(20) if len(flags) else "no word flagged for review"
+
+# %% [markdown]
+# ## Checks
+
+# %%
+from pipeline.model import CORRECTION_KINDS  # noqa: E402
+
+assert len(cer) > 0, "no witness with a gold text was found"
+assert set(corrections["kind"]) <= set(CORRECTION_KINDS)
+assert corrections["confidence"].between(0, 1).all()
+ocr = by_dataset.loc["ocr"] if "ocr" in by_dataset.index else by_dataset.loc["all"]
+assert ocr["cer_after"] < ocr["cer_before"], f"cleaning did not lower the CER of the OCR witnesses: {ocr.to_dict()}"
+print(f"cleaning checks passed: OCR CER {ocr['cer_before']:.2%} -> {ocr['cer_after']:.2%}")

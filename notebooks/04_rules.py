@@ -1,0 +1,131 @@
+# ---
+# jupyter:
+#   jupytext:
+#     formats: ipynb,py:percent
+#     text_representation:
+#       extension: .py
+#       format_name: percent
+#   kernelspec:
+#     display_name: Python 3 (ipykernel)
+#     language: python
+#     name: python3
+# ---
+
+# %% [markdown]
+# # 4. The rule table: which laws it covers, and where witnesses disagree
+#
+# The rule table (`outputs/rules.json`) turns laws into structured rulings that the referee reads.
+# This notebook counts, for every law, the rows of the table that cite it (in any field), and, for
+# every provision (the laws of different witnesses that the alignment puts in one row of the
+# synoptic table, see `pipeline.site.synoptic_rows`), compares the rulings the witnesses give.
+# It reads whatever columns the table has.
+
+# %%
+import json
+import io
+import os
+from collections import defaultdict
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+from IPython.display import Image, display
+import pandas as pd
+
+
+def project_root(start: Path) -> Path:
+    for p in [start, *start.parents]:
+        if (p / "pipeline" / "__init__.py").is_file():
+            return p
+    raise FileNotFoundError("run the notebook inside the project")
+
+
+def show(fig) -> None:
+    """Render a figure as PNG in the notebook (Agg backend, no GUI) and free it."""
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=100)
+    plt.close(fig)
+    display(Image(data=buf.getvalue(), format="png"))
+
+
+ROOT = project_root(Path.cwd().resolve())
+OUT = Path(os.environ.get("PIPELINE_OUTPUTS", ROOT / "outputs"))
+
+from pipeline.model import Law, Link  # noqa: E402
+from pipeline.site import rule_rows, rules_by_law, synoptic_rows  # noqa: E402
+
+laws = pd.read_csv(OUT / "laws.csv", dtype={"pages": str, "printed": str}, keep_default_na=False)
+links = pd.read_csv(OUT / "alignments.csv", keep_default_na=False)
+rules_path = OUT / "rules.json"
+rules = json.loads(rules_path.read_text(encoding="utf-8")) if rules_path.is_file() else None
+rows = rule_rows(rules)
+print(f"{len(rows)} rows in the rule table" if rules is not None else "outputs/rules.json is missing: the rule table is not built yet")
+pd.DataFrame(rows).head(10)
+
+# %% [markdown]
+# ## Coverage per law
+
+# %%
+cited = rules_by_law(rules, laws["law_id"])
+laws["rule_rows"] = [len(cited.get(l, [])) for l in laws["law_id"]]
+coverage = laws.groupby("witness").agg(laws=("law_id", "count"), covered=("rule_rows", lambda s: int((s > 0).sum())))
+coverage["share"] = coverage["covered"] / coverage["laws"]
+coverage
+
+# %%
+fig, ax = plt.subplots(figsize=(9, 3.5))
+ax.bar(range(len(laws)), laws["rule_rows"], color=["C0" if n else "lightgray" for n in laws["rule_rows"]])
+ax.set_xticks(range(len(laws)), [f"{w}:{lab}" for w, lab in zip(laws["witness"], laws["label"])], rotation=90, fontsize=6)
+ax.set_ylabel("rule rows citing the law")
+ax.set_title("Rule-table coverage per law (grey: not cited)")
+fig.tight_layout()
+show(fig)
+
+# %% [markdown]
+# ## Where witnesses disagree
+# For each provision, every field of the rule rows (except identifiers, citations, texts and
+# evidence) is compared across witnesses; a field with more than one value is a disagreement.
+
+# %%
+IGNORE = {"law_id", "law", "laws", "citations", "cites", "sources", "witness", "witness_id", "source", "text",
+          "evidence", "text_hash", "id", "rule_id", "note", "notes", "quote"}
+
+
+def as_law(r) -> Law:
+    return Law(r.law_id, r.witness, r.game, r.lang, r.kind, None, r.printed, str(r.label), int(r.order), 0, 0, r.text)
+
+
+disagreements = []
+for game, g in laws.groupby("game", sort=False):
+    wids = list(dict.fromkeys(g["witness"]))
+    laws_of = {w: [as_law(r) for r in g[g["witness"] == w].itertuples()] for w in wids}
+    lk = [Link(r.game, r.law_a, r.law_b, float(r.score), r.kind) for r in links[links["game"] == game].itertuples()]
+    for n, prov in enumerate(synoptic_rows(wids, laws_of, lk), 1):
+        values: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+        for w, ls in prov.laws.items():
+            for law in ls:
+                for row in cited.get(law.id, []):
+                    for k, v in row.items():
+                        if k not in IGNORE and v not in (None, "", [], {}):
+                            values[k][w].add(json.dumps(v, ensure_ascii=False, sort_keys=True))
+        for field, by_w in values.items():
+            distinct = set().union(*by_w.values())
+            if len(by_w) > 1 and len(distinct) > 1:
+                disagreements.append({"game": game, "provision": n, "laws": " ".join(prov.law_ids()), "field": field,
+                                      "readings": "; ".join(f"{w}: {' | '.join(sorted(v))}" for w, v in sorted(by_w.items()))})
+disagreements = pd.DataFrame(disagreements, columns=["game", "provision", "laws", "field", "readings"])
+print(len(disagreements), "disagreements")
+disagreements
+
+# %% [markdown]
+# ## Checks
+
+# %%
+assert len(laws) > 0 and laws["rule_rows"].ge(0).all()
+assert set(coverage.index) == set(laws["witness"])
+if rules is not None:
+    assert len(rows) > 0, "the rule table is empty"
+    assert coverage["covered"].sum() > 0, "no law is cited by the rule table"
+print("rule-table checks passed:", int(coverage["covered"].sum()), "of", len(laws), "laws covered")

@@ -27,7 +27,7 @@ from .files import write_atomic
 from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-MANAGED_DIRS = ("text", "tei")  # output folders whose stale files a build removes
+MANAGED_DIRS = ("text", "tei", "site")  # output folders whose stale files a build removes
 
 
 @dataclass(frozen=True)
@@ -41,6 +41,7 @@ class BuildOptions:
                 dask.distributed address 'tcp://host:port' maps the per-witness stages with Dask
                 (env PIPELINE_SCHEDULER when None)
     progress:   print one line per step on stderr
+    site:       also render the static reading edition into outputs/site/
     """
 
     corpus_dir: Path
@@ -48,6 +49,7 @@ class BuildOptions:
     cache_dir: Path | None = None
     scheduler: str | None = None
     progress: bool = False
+    site: bool = True
 
 
 @dataclass(frozen=True)
@@ -364,7 +366,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     code, res = code_version(), resources_version(corpus_dir)
     cache = str(opts.cache_dir) if opts.cache_dir else None
     jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res)) for wt in texts]
-    _log(opts, f"[1/4] clean + segment: {len(jobs)} witnesses")
+    _log(opts, f"[1/5] clean + segment: {len(jobs)} witnesses")
     pairs = map_witnesses(_run_witness, jobs, opts.scheduler)
     results = [r for r, _ in pairs]
     processed = tuple(r.witness.id for r, ran in pairs if ran)
@@ -373,11 +375,11 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         _log(opts, f"      {r.witness.id}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
     t1 = time.perf_counter()
 
-    _log(opts, "[2/4] align laws per game")
+    _log(opts, "[2/5] align laws per game")
     links = align_corpus(results, corpus_dir)
     t2 = time.perf_counter()
 
-    _log(opts, "[3/4] export tables and TEI")
+    _log(opts, "[3/5] export tables and TEI")
     outputs: dict[str, bytes] = {}
     laws_df = laws_frame(results)
     outputs["witnesses.csv"] = _csv(witnesses_frame(results))
@@ -394,9 +396,16 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     outputs.update(export_tei(results, links, code, res))
     t3 = time.perf_counter()
 
-    _log(opts, "[4/4] rule table")
+    _log(opts, "[4/5] rule table")
     outputs.update(export_rules(results, links, corpus_dir))
     t4 = time.perf_counter()
+    if opts.site:
+        _log(opts, "[5/5] reading edition (site)")
+        from .site import render_site
+
+        rules = json.loads(outputs["rules.json"])
+        outputs.update({f"site/{k}": v for k, v in render_site(results, links, rules).items()})
+    t5 = time.perf_counter()
     report = BuildReport(
         witnesses=len(results),
         processed=processed,
@@ -405,8 +414,8 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         removed=(),
         laws=len(laws_df),
         links=len(links),
-        seconds=t4 - t0,
-        timings={"clean+segment": t1 - t0, "align": t2 - t1, "export": t3 - t2, "rules": t4 - t3},
+        seconds=t5 - t0,
+        timings={"clean+segment": t1 - t0, "align": t2 - t1, "export": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
     )
     return outputs, report
 
@@ -434,11 +443,10 @@ def export_tei(results: Sequence[WitnessResult], links: Sequence[Link], code: st
 
 
 def export_rules(results: Sequence[WitnessResult], links: Sequence[Link], corpus_dir: Path) -> dict[str, bytes]:
-    from .rules import build_rule_table, load_annotations, rules_outputs, suggest_rulings
+    from .rules import make_rule_table, rules_outputs
 
     laws = [law for r in results for law in r.segmented.laws]
-    table = build_rule_table(laws, load_annotations(corpus_dir), suggest_rulings(laws), links)
-    return rules_outputs(table)
+    return rules_outputs(make_rule_table(laws, links, corpus_dir))
 
 
 def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, ...], tuple[str, ...]]:
@@ -447,7 +455,7 @@ def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, 
     written = tuple(rel for rel, data in sorted(outputs.items()) if write_atomic(out_dir / rel, data))
     removed = []
     for sub in MANAGED_DIRS:
-        for p in sorted((out_dir / sub).glob("*")) if (out_dir / sub).is_dir() else []:
+        for p in sorted((out_dir / sub).rglob("*")) if (out_dir / sub).is_dir() else []:
             rel = p.relative_to(out_dir).as_posix()
             if p.is_file() and rel not in outputs:
                 p.unlink()

@@ -180,6 +180,12 @@ def _word(s: str, default: str = "unknown") -> str:
     return w or default
 
 
+def _version_number(v: str) -> str:
+    """application/@version must be a teidata.versionNumber (1 to 4 dot-separated numbers)."""
+    m = re.match(r"\d+(\.\d+){0,3}", v)
+    return m.group() if m else "0"
+
+
 def _collapse(s: str) -> str:
     return " ".join(s.split())
 
@@ -448,19 +454,23 @@ def div_n(law: Law) -> str:
     return law.label or law.id
 
 
-def _number_prefix(text: str, law: Law) -> int | None:
-    """End (clean offset) of the printed number: the part of the law's span before ``Law.text``."""
+def _number_prefix(text: str, law: Law) -> tuple[int, ...]:
+    """Candidate ends (clean offsets) of the printed number, the part of the law's span before
+    ``Law.text``: without its trailing whitespace first, then with it."""
     if law.start >= law.end:
-        return None
+        return ()
     for off in range(law.start, law.end + 1):
         if _collapse(text[off:law.end]) == law.text:
             if text[law.start:off].strip() == "":
-                return None
+                return ()
             end = off
             while end > law.start and text[end - 1].isspace():
                 end -= 1
-            return end
-    return None
+            full = off
+            while full < law.end and text[full].isspace():
+                full += 1
+            return (end, full) if end != full else (end,)
+    return ()
 
 
 @dataclass
@@ -614,7 +624,7 @@ class _WitnessWriter:
             _sub(bibl, "note", text=w.note)
 
         ed = _sub(h, "encodingDesc")
-        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": b.version})
+        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
         app.set(XML_ID, b.resp_id)
         _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
         dec = _sub(ed, "editorialDecl")
@@ -749,11 +759,11 @@ class _WitnessWriter:
         lo, hi = idx[0], idx[-1] + 1
         wraps: list[_Wrap] = []
         if law is not None and law.kind in LAW_KINDS:
-            end = _number_prefix(self.c.text, law)
-            if end is not None:
+            for end in _number_prefix(self.c.text, law):
                 r = _range(self.toks, lo, hi, law.start, end, clean=True)
                 if r:
                     wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law), []))
+                    break
         for reg in self.c.regularisations:
             r = _range(self.toks, lo, hi, reg.start, reg.end, clean=False)
             if r:
@@ -894,7 +904,7 @@ def alignments_tei(links: Sequence[Link], laws: Sequence[Law], build: BuildInfo,
     if not wits:
         _sub(sd, "p", text="No witnesses.")
     ed = _sub(h, "encodingDesc")
-    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": build.version})
+    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(build.version)})
     app.set(XML_ID, build.resp_id)
     _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
     _sub(ed, "p", text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
@@ -1044,7 +1054,7 @@ def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, st
     if tag == "pb":
         return "", ""
     if tag == "fw":
-        return "", _content(e, hyph)[1]
+        return "", _content(e, hyph, skip)[1]
     if any(e is x for x in skip):
         return "", ""
     return _content(e, hyph, skip)
@@ -1133,10 +1143,10 @@ def read_tei(data: bytes, config: TeiConfig = TeiConfig()) -> TeiWitness:
     for pb in body.iter(T + "pb"):
         fw = pb.getnext()
         head = ""
-        if fw is not None and _local(fw) == "fw":
-            r = fw.find(f".//{T}corr")
-            head = _collapse((r.text or "") if r is not None and fw.get("type") == "header" and
-                             r.getparent().getparent().getparent() is fw else _content(fw, hyph)[1])
+        if fw is not None and _local(fw) == "fw" and fw.get("type") == "header":
+            corrs = [c for c in fw.iter(T + "corr") if next(c.iterancestors(T + "fw")) is fw]
+            nums = tuple(fw.iter(T + "fw"))[1:]  # nested pageNum fws, kept alive for the skip test
+            head = _collapse(corrs[0].text or "") if corrs else _collapse(_content(fw, hyph, skip=nums)[1])
         pages.append((pb.get("n", ""), head))
     return TeiWitness(
         witness_id=root.get("n", ""),

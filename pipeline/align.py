@@ -230,7 +230,7 @@ class _Matcher:
     def __init__(self, terms: Iterable[tuple[tuple[frozenset[str], ...], Term]]):
         self.index: dict[str, list[tuple[tuple[frozenset[str], ...], Term]]] = defaultdict(list)
         for keyseq, term in terms:
-            for k in keyseq[0]:
+            for k in sorted(keyseq[0]):
                 self.index[k].append((keyseq, term))
         for lst in self.index.values():
             lst.sort(key=lambda x: -len(x[0]))
@@ -238,7 +238,7 @@ class _Matcher:
         for lst in self.index.values():
             for keyseq, term in lst:
                 if len(keyseq) == 1:
-                    for k in keyseq[0]:
+                    for k in sorted(keyseq[0]):
                         if term not in self.single[k]:
                             self.single[k].append(term)
 
@@ -263,7 +263,7 @@ class _Matcher:
                 continue
             cands = []
             seen = set()
-            for k in t.keys:
+            for k in sorted(t.keys):
                 for keyseq, term in self.index.get(k, ()):
                     if id(term) not in seen:
                         seen.add(id(term))
@@ -467,7 +467,7 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
             for t in toks:
-                for k in t.keys:
+                for k in sorted(t.keys):
                     if k.isdigit() and not any(term.concepts == (f"num:{k}",) for term in single.get(k, ())):
                         counts[f"num:{k}"] += 1.0
                         labels.setdefault(f"num:{k}", k)

@@ -9,6 +9,7 @@ SHARED_DIR ?= $(abspath ../shared)
 export SHARED_DIR
 
 .DEFAULT_GOAL := all
+CHROMIUM ?= /usr/bin/chromium
 .PHONY: all help install build test eval bench site status clean-cache check
 
 all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
@@ -32,8 +33,14 @@ build: install ## run the pipeline over corpus/ into outputs/ (incremental: cach
 status: install ## list the witnesses and which are stale
 	$(BIN)/python -m pipeline status
 
-test: install ## run the test suite
+$(CHROMIUM):
+	@command -v apt-get >/dev/null || { echo "install Debian's chromium at $(CHROMIUM): the browser tests need it"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+test: install $(CHROMIUM) ## run the test suite (browser tests drive Debian's chromium headless)
 	$(BIN)/python -m pytest -q
+
+site: build ## the reading edition: open outputs/site/index.html from disk
 
 check: test ## tests (alias kept for the habit of `make check`)
 
@@ -41,8 +48,9 @@ eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellp
 	$(BIN)/python -m pipeline.evaluate_clean
 	$(BIN)/python -m pipeline.evaluate_align
 
-bench: install ## time cleaning (tokens/s vs symspellpy) on >= 1M tokens
+bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10/100/1000 witnesses
 	$(BIN)/python -m pipeline.bench_clean
+	$(BIN)/python -m pipeline.bench_build $(BENCH_ARGS)
 
 clean-cache: ## forget the per-witness stage cache (the next build recomputes everything)
 	rm -rf .cache/pipeline

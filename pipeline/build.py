@@ -114,54 +114,124 @@ def _cache_path(cache_dir: Path, witness_id: str, key: str) -> Path:
 # --------------------------------------------------------------------------- per-witness stage
 
 
-def process_witness(wt: WitnessText, corpus_dir: Path) -> WitnessResult:
-    """Clean and segment one witness (pure apart from reading the data files under corpus/)."""
+@dataclass(frozen=True)
+class WitnessBuild:
+    """Everything built for one witness by the per-witness stage (cached as one unit)."""
+
+    result: WitnessResult
+    tei: bytes  # outputs/tei/<witness>.xml
+    text: bytes  # outputs/text/<witness>.txt
+
+
+def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBuild:
+    """Clean, segment and export one witness (pure apart from reading the data files under corpus/)."""
     from .clean import clean, load_resources
     from .segment import segment
+    from .tei import witness_tei
 
     t0 = time.perf_counter()
     cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
     t1 = time.perf_counter()
     segmented = segment(cleaned, wt.witness)
     t2 = time.perf_counter()
-    return WitnessResult(wt.witness, cleaned, segmented, stats={"clean": t1 - t0, "segment": t2 - t1})
+    result = WitnessResult(wt.witness, cleaned, segmented)
+    tei = witness_tei(wt.witness, cleaned, segmented, build_info)
+    t3 = time.perf_counter()
+    result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2})
+    return WitnessBuild(result, tei, reading_text(result).encode("utf-8"))
 
 
-def _run_witness(args: tuple[WitnessText, str, str | None, str]) -> tuple[WitnessResult, bool]:
-    wt, corpus_dir, cache_dir, key = args
+def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) -> tuple[object, bool]:
+    """Load ``name`` from the cache, or compute and store it; returns (value, computed?)."""
     if cache_dir:
-        path = _cache_path(Path(cache_dir), wt.witness.id, key)
+        path = Path(cache_dir) / name
         if path.is_file():
             try:
                 with path.open("rb") as fh:
                     return pickle.load(fh), False
             except Exception:  # a corrupt cache entry is recomputed
                 pass
-    result = process_witness(wt, Path(corpus_dir))
+    value = compute_it()
     if cache_dir:
-        write_atomic(_cache_path(Path(cache_dir), wt.witness.id, key), pickle.dumps(result, protocol=5))
-    return result, True
+        write_atomic(Path(cache_dir) / name, pickle.dumps(value, protocol=5))
+    return value, True
 
 
-def map_witnesses(func: Callable, items: Sequence, scheduler: str | None) -> list:
-    """Map a per-witness function, in process or with Dask (see BuildOptions.scheduler)."""
-    scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
-    if scheduler == "sync" or len(items) <= 1:
-        return [func(x) for x in items]
-    import dask
+def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
+    wt, corpus_dir, cache_dir, key, build_info = args
+    return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
 
-    tasks = [dask.delayed(func, pure=False)(x) for x in items]
-    if scheduler in ("threads", "processes"):
-        return list(dask.compute(*tasks, scheduler=scheduler))
-    from distributed import Client, LocalCluster
 
-    if scheduler.startswith("local:"):
-        n = int(scheduler.split(":", 1)[1])
-        with LocalCluster(n_workers=n, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
-            with Client(cluster) as client:
-                return list(client.gather(client.compute(tasks)))
-    with Client(scheduler) as client:
-        return list(client.gather(client.compute(tasks)))
+def _run_pivot(args: tuple) -> tuple[tuple[Link, ...], bool]:
+    laws, pivot, corpus_dir, cache_dir, key, witnesses = args
+    from .align import load_resources
+    from .pivot import align_to_pivot
+
+    def run() -> tuple[Link, ...]:
+        return align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses)
+
+    return _cached(cache_dir, f"{laws[0].witness_id}.align.{key}.pkl", run)
+
+
+_ALIGN_RESOURCES: dict[str, object] = {}
+
+
+def _align_resources(corpus_dir: str):
+    from .align import load_resources
+
+    if corpus_dir not in _ALIGN_RESOURCES:
+        _ALIGN_RESOURCES[corpus_dir] = load_resources(Path(corpus_dir))
+    return _ALIGN_RESOURCES[corpus_dir]
+
+
+class Mapper:
+    """Maps per-witness functions in process or with Dask (see BuildOptions.scheduler).
+
+    One instance per build, used as a context manager, so that a LocalCluster or a connection to a
+    distributed scheduler is set up once and shared by every mapped stage.
+    """
+
+    def __init__(self, scheduler: str | None):
+        self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
+        self._client = None
+        self._cluster = None
+
+    def __enter__(self) -> "Mapper":
+        if self.scheduler.startswith("local:") or self.scheduler.startswith("tcp://"):
+            from distributed import Client, LocalCluster
+
+            if self.scheduler.startswith("local:"):
+                n = int(self.scheduler.split(":", 1)[1])
+                self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
+                                             dashboard_address=None, silence_logs=40)
+                self._client = Client(self._cluster)
+            else:
+                self._client = Client(self.scheduler)
+        elif self.scheduler not in ("sync", "threads", "processes"):
+            from .errors import PipelineError
+
+            raise PipelineError(
+                f"unknown scheduler {self.scheduler!r}; use sync, threads, processes, local:N or tcp://host:port"
+            )
+        return self
+
+    def __exit__(self, *exc) -> None:
+        if self._client is not None:
+            self._client.close()
+        if self._cluster is not None:
+            self._cluster.close()
+
+    def map(self, func: Callable, items: Sequence) -> list:
+        if not items:
+            return []
+        if self._client is not None:
+            futures = self._client.map(func, list(items), pure=False)
+            return list(self._client.gather(futures))
+        if self.scheduler == "sync" or len(items) == 1:
+            return [func(x) for x in items]
+        import dask
+
+        return list(dask.compute(*[dask.delayed(func, pure=False)(x) for x in items], scheduler=self.scheduler))
 
 
 # --------------------------------------------------------------------------- tables
@@ -359,27 +429,34 @@ def _log(opts: BuildOptions, msg: str) -> None:
 
 def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     """Compute every output in memory: {relative path: bytes}. Reads only; writes only the cache."""
+    from .tei import BuildInfo
+
     t0 = time.perf_counter()
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
     code, res = code_version(), resources_version(corpus_dir)
+    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
     cache = str(opts.cache_dir) if opts.cache_dir else None
-    jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res)) for wt in texts]
-    _log(opts, f"[1/5] clean + segment: {len(jobs)} witnesses")
-    pairs = map_witnesses(_run_witness, jobs, opts.scheduler)
-    results = [r for r, _ in pairs]
-    processed = tuple(r.witness.id for r, ran in pairs if ran)
-    cached = tuple(r.witness.id for r, ran in pairs if not ran)
-    for r, ran in pairs:
-        _log(opts, f"      {r.witness.id}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
-    t1 = time.perf_counter()
+    jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res), build_info) for wt in texts]
+    with Mapper(opts.scheduler) as mapper:
+        _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
+        pairs = mapper.map(_run_witness, jobs)
+        builds = [b for b, _ in pairs]
+        results = [b.result for b in builds]
+        processed = tuple(b.result.witness.id for b, ran in pairs if ran)
+        cached = tuple(b.result.witness.id for b, ran in pairs if not ran)
+        if len(pairs) <= 50:
+            for b, ran in pairs:
+                _log(opts, f"      {b.result.witness.id}: {'processed' if ran else 'cached'}, "
+                     f"{len(b.result.segmented.laws)} laws")
+        t1 = time.perf_counter()
 
-    _log(opts, "[2/5] align laws per game")
-    links = align_corpus(results, corpus_dir)
-    t2 = time.perf_counter()
+        _log(opts, "[2/5] align laws per game")
+        links = align_corpus(results, corpus_dir, mapper, cache, code + res)
+        t2 = time.perf_counter()
 
-    _log(opts, "[3/5] export tables and TEI")
+    _log(opts, "[3/5] export tables")
     outputs: dict[str, bytes] = {}
     laws_df = laws_frame(results)
     outputs["witnesses.csv"] = _csv(witnesses_frame(results))
@@ -391,9 +468,12 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     outputs["pages.csv"] = _csv(pages_frame(results))
     witness_of = {law.id: law.witness_id for r in results for law in r.segmented.laws}
     outputs["alignments.csv"] = _csv(alignments_frame(links, witness_of))
-    for r in results:
-        outputs[f"text/{r.witness.id}.txt"] = reading_text(r).encode("utf-8")
-    outputs.update(export_tei(results, links, code, res))
+    for b in builds:
+        outputs[f"text/{b.result.witness.id}.txt"] = b.text
+        outputs[f"tei/{b.result.witness.id}.xml"] = b.tei
+    from .tei import alignments_tei
+
+    outputs["tei/alignments.xml"] = alignments_tei(links, [law for r in results for law in r.segmented.laws], build_info)
     t3 = time.perf_counter()
 
     _log(opts, "[4/5] rule table")
@@ -406,6 +486,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         rules = json.loads(outputs["rules.json"])
         outputs.update({f"site/{k}": v for k, v in render_site(results, links, rules).items()})
     t5 = time.perf_counter()
+    stage = {k: sum(r.stats.get(k, 0.0) for r in results) for k in ("clean", "segment", "tei")}
     report = BuildReport(
         witnesses=len(results),
         processed=processed,
@@ -415,31 +496,44 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         laws=len(laws_df),
         links=len(links),
         seconds=t5 - t0,
-        timings={"clean+segment": t1 - t0, "align": t2 - t1, "export": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
+        timings={"per-witness (wall)": t1 - t0, **{f"{k} (cpu, processed only)": v for k, v in stage.items()},
+                 "align": t2 - t1, "tables": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
     )
     return outputs, report
 
 
-def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path) -> tuple[Link, ...]:
-    from .align import align, load_resources
+def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: Mapper | None = None,
+                 cache: str | None = None, version: str = "") -> tuple[Link, ...]:
+    """Align the laws of each game: all pairs for a small game, through a pivot for a large one."""
+    from .align import align
+    from .pivot import PivotConfig, align_pivot, make_pivot
 
-    resources = load_resources(corpus_dir)
+    config = PivotConfig()
+    mapper = mapper or Mapper("sync")
+    resources = _align_resources(str(corpus_dir))
     witnesses = {r.witness.id: r.witness for r in results}
     links: list[Link] = []
     for game in sorted({r.witness.game for r in results}):
-        laws = [law for r in results if r.witness.game == game for law in r.segmented.laws]
-        links.extend(align(laws, resources, witnesses=witnesses))
+        members = [r for r in results if r.witness.game == game]
+        if len(members) <= config.pairwise_max_witnesses:
+            laws = [law for r in members for law in r.segmented.laws]
+            links.extend(align(laws, resources, witnesses=witnesses))
+            continue
+        by_witness = {r.witness.id: r.segmented.laws for r in members}
+        pivot = make_pivot(game, by_witness, [r.witness.id for r in members], config)
+        links.extend(align_pivot(pivot, resources, witnesses=witnesses))
+        jobs = []
+        for r in members:
+            if r.witness.id in pivot.witness_ids or not r.segmented.laws:
+                continue
+            h = hashlib.sha256((pivot.key + version).encode())
+            for law in r.segmented.laws:
+                h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
+            jobs.append((r.segmented.laws, pivot, str(corpus_dir), cache, h.hexdigest()[:24],
+                         {w: witnesses[w] for w in (*pivot.witness_ids, r.witness.id)}))
+        for found, _ in mapper.map(_run_pivot, jobs):
+            links.extend(found)
     return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
-
-
-def export_tei(results: Sequence[WitnessResult], links: Sequence[Link], code: str, res: str) -> dict[str, bytes]:
-    from .tei import BuildInfo, alignments_tei, witness_tei
-
-    build = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
-    out = {f"tei/{r.witness.id}.xml": witness_tei(r.witness, r.cleaned, r.segmented, build) for r in results}
-    laws = [law for r in results for law in r.segmented.laws]
-    out["tei/alignments.xml"] = alignments_tei(links, laws, build)
-    return out
 
 
 def export_rules(results: Sequence[WitnessResult], links: Sequence[Link], corpus_dir: Path) -> dict[str, bytes]:

@@ -1,0 +1,172 @@
+"""Benchmark of the whole build at scale: ``make bench`` (``python -m pipeline.bench_build``).
+
+Generates benchmark corpora from the real witnesses (see ``pipeline.benchcorpus``: laws shuffled,
+renumbered, repeated to book length, re-noised with the OCR confusions measured on the gold) of
+10, 100 and 1,000 witnesses, and measures for each: wall time and per-stage time of a full build,
+peak memory (this process and its worker processes, sampled), the speed-up of a 2-worker
+``LocalCluster`` over a 1-worker one, and the cost of adding one witness to the corpus (an
+incremental rebuild that must reprocess only it). Writes ``outputs/bench/build.json``.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+import pandas as pd
+import psutil
+
+from .benchcorpus import SourceLaws, measure_noise, synthetic_witness, write_bench_corpus
+from .build import BuildOptions, build
+from .corpus import load_witnesses, witness_text
+from .files import write_atomic
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+class PeakMemory:
+    """Samples the resident memory of this process and all its children; ``peak`` in bytes."""
+
+    def __init__(self, interval: float = 0.1):
+        self.interval, self.peak, self._stop = interval, 0, threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _run(self) -> None:
+        me = psutil.Process()
+        while not self._stop.is_set():
+            total = 0
+            for p in [me, *me.children(recursive=True)]:
+                try:
+                    total += p.memory_info().rss
+                except psutil.Error:
+                    pass
+            self.peak = max(self.peak, total)
+            self._stop.wait(self.interval)
+
+    def __enter__(self) -> "PeakMemory":
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._stop.set()
+        self._thread.join()
+
+
+def bench_sources(corpus_dir: Path, shared_dir: Path):
+    """Source laws per real witness, and the noise model measured on the gold of the seeds."""
+    from .clean import clean, load_resources
+    from .segment import segment
+
+    sources = []
+    for w in load_witnesses(corpus_dir):
+        wt = witness_text(corpus_dir, w)
+        seg = segment(clean(wt, load_resources(corpus_dir, w.lang)), w)
+        texts = tuple(law.text for law in seg.laws if law.text and law.kind != "clause")
+        if len(texts) >= 5:
+            sources.append(SourceLaws(w.game, w.lang, texts))
+    pairs = []
+    gold_dir = shared_dir / "gold"
+    for w in load_witnesses(corpus_dir):
+        stem = Path(w.file).stem
+        gold = gold_dir / f"{stem}.gold.txt"
+        if w.kind == "ocr" and gold.is_file():
+            pairs.append((gold.read_text(encoding="utf-8"), witness_text(corpus_dir, w).raw))
+    return sources, measure_noise(pairs)
+
+
+def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Path:
+    """A benchmark corpus of ``n`` witnesses, with the real corpus's data files (lexicons, glossary…)."""
+    if dest.exists():
+        shutil.rmtree(dest)
+    for name in ("lexicon", "annotations"):
+        if (ROOT / "corpus" / name).is_dir():
+            shutil.copytree(ROOT / "corpus" / name, dest / name)
+    for name in ("glossary.csv",):
+        if (ROOT / "corpus" / name).is_file():
+            shutil.copy(ROOT / "corpus" / name, dest / name)
+    return write_bench_corpus(dest, sources, model, n, target_bytes=target_bytes)
+
+
+def timed_build(corpus: Path, workers: int, cache: Path | None) -> dict:
+    out = Path(tempfile.mkdtemp(prefix="bench-out-"))
+    try:
+        with PeakMemory() as mem:
+            t0 = time.perf_counter()
+            report = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache,
+                                        scheduler=f"local:{workers}", site=False))
+            wall = time.perf_counter() - t0
+        return {"workers": workers, "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
+                "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
+                "processed": len(report.processed), "laws": report.laws, "links": report.links}
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+
+
+def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path) -> dict:
+    sources, model = bench_sources(ROOT / "corpus", shared_dir)
+    result = {
+        "date": time.strftime("%Y-%m-%d"),
+        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}",
+        "witness_bytes": target_bytes,
+        "noise_rate": round(model.rate, 4),
+        "sizes": [],
+    }
+    for n in sizes:
+        corpus = prepare_corpus(work / f"corpus-{n}", n, sources, model, target_bytes)
+        mb = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
+        print(f"[bench] {n} witnesses, {mb:.1f} MB of OCR", flush=True)
+        one = timed_build(corpus, 1, None)
+        print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
+        cache = work / f"cache-{n}"
+        shutil.rmtree(cache, ignore_errors=True)
+        two = timed_build(corpus, 2, cache)
+        print(f"        2 workers: {two['wall_s']} s, peak {two['peak_mem_mib']} MiB", flush=True)
+        # add one witness and rebuild incrementally
+        i = n
+        src = sources[i % len(sources)]
+        extra = work / f"extra-{n}.txt"
+        extra.write_text(synthetic_witness(src, model, 999_983 + i, target_bytes), encoding="utf-8")
+        from .corpus import add_witness
+
+        add_witness(corpus, extra, id=f"{src.lang}-x{i:05d}", game=src.game, lang=src.lang, kind="ocr",
+                    title="added witness")
+        inc = timed_build(corpus, 2, cache)
+        print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
+        result["sizes"].append({
+            "witnesses": n, "ocr_mb": round(mb, 1), "one_worker": one, "two_workers": two,
+            "speedup_2_over_1": round(one["wall_s"] / max(two["wall_s"], 1e-9), 2),
+            "add_one": inc, "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3),
+        })
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m pipeline.bench_build", description=__doc__.splitlines()[0])
+    p.add_argument("--sizes", default="10,100,1000", help="comma-separated corpus sizes (default %(default)s)")
+    p.add_argument("--witness-bytes", type=int, default=100_000, help="size of each witness (default %(default)s)")
+    p.add_argument("--work", default=str(ROOT / ".cache" / "bench"), help="scratch folder (default %(default)s)")
+    p.add_argument("--out", default=str(ROOT / "outputs" / "bench" / "build.json"))
+    args = p.parse_args(argv)
+    shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
+    work = Path(args.work)
+    work.mkdir(parents=True, exist_ok=True)
+    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work)
+    write_atomic(Path(args.out), json.dumps(result, indent=1) + "\n")
+    rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"], "1 worker s": s["one_worker"]["wall_s"],
+             "2 workers s": s["two_workers"]["wall_s"], "speed-up": s["speedup_2_over_1"],
+             "peak MiB": max(s["one_worker"]["peak_mem_mib"], s["two_workers"]["peak_mem_mib"]),
+             "add one s": s["add_one"]["wall_s"], "add one / full": s["add_one_fraction_of_full"]}
+            for s in result["sizes"]]
+    print(pd.DataFrame(rows).to_string(index=False))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

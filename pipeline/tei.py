@@ -358,6 +358,13 @@ class _Enc:
         pb = pbs[0]
         a, b = pb.raw_start - offset, pb.raw_end - offset
         pre, mid, post = d[:a], d[a:b], d[b:]
+        # spaces (not line breaks) around the running head are printed layout: they go into the fw
+        if pre and not pre.strip() and "\n" not in pre:
+            pre, mid = "", pre + mid
+        rest = post.split("\n", 1)[0] if pbs[1:] == [] else ""
+        if rest and not rest.strip():
+            mid, post = mid + rest, post[len(rest):]
+            b += len(rest)
         best: tuple[list, int] | None = None
         splits = range(len(r) + 1) if len(r) <= self.config.max_split else (0, len(r))
         for i in splits:
@@ -378,6 +385,19 @@ class _Enc:
             return nodes
         head = pb.head.strip()
         fw = _el("fw", {"type": "header" if head or not pb.page else "pageNum", "place": "top"})
+        lead, trail = printed[: len(printed) - len(printed.lstrip())], printed[len(printed.rstrip()):]
+        if lead or trail:
+            core = printed.strip()
+            nodes.append(fw)
+            fw.text = lead
+            if core:  # the fw of the line without its outer spaces, its content moved into this fw
+                inner = self.page(pb, core)[1]
+                fw.set("type", inner.get("type"))
+                fw.text = lead + (inner.text or "")
+                for ch in list(inner):
+                    fw.append(ch)
+            _append_text(fw, trail)
+            return nodes
         parts = re.split(r"(\s+)", printed)  # words at even indexes
         words = parts[0::2]
         k = None  # index (in parts) of the page-number word

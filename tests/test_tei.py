@@ -417,10 +417,12 @@ def witnesses(draw):
                 elif sep == "^ ":
                     put("^ ", " " if draw(st.booleans()) else "", "debris", draw(st.floats(0, 1)))
                 elif sep == "PAGE":
-                    put(" ")
+                    lead = draw(st.sampled_from(["", " "]))  # the space before the head inside the correction?
+                    if not lead:
+                        put(" ")
                     line = draw(st.sampled_from(["|o DB l'Écarté.", "CARDS 99 CARDS", "— ri —"]))
-                    extras["pbs"].append((pos, pos + len(line), line))
-                    put(line + "\n", "", "running_head", 0.9)
+                    extras["pbs"].append((pos + len(lead), pos + len(lead) + len(line), line))
+                    put(lead + line + "\n", lead and " ", "running_head", 0.9)
                 else:
                     put(" ")
             word = draw(WORDS)

@@ -440,8 +440,7 @@ class _Enc:
         if isinstance(s, str) and other.strip() == "" and s.strip() and s.strip() != head:
             lead = s[: len(s) - len(s.lstrip())]
             trail = s[len(s.rstrip()):]
-            out: list = [x for x in (lead,) if x] + [self.fix(s.strip(), head)] + [x for x in (trail,) if x]
-            return out if not at_start else out
+            return [x for x in (lead,) if x] + [self.fix(s.strip(), head)] + [x for x in (trail,) if x]
         return [s]
 
     def fix(self, printed: str, reading: str) -> etree._Element:

@@ -63,6 +63,7 @@ class BuildReport:
     links: int
     seconds: float
     timings: dict = field(default_factory=dict, compare=False)
+    cache_files: frozenset = frozenset()  # the cache entries this build used
 
     def summary(self) -> str:
         return (
@@ -439,6 +440,18 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
     cache = str(opts.cache_dir) if opts.cache_dir else None
     jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res), build_info) for wt in texts]
+    corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j[3] for j in jobs).encode()).hexdigest()[:24]
+    if cache:
+        path = Path(cache) / f"corpus.{corpus_key}.pkl"
+        if path.is_file():
+            try:
+                with path.open("rb") as fh:
+                    outputs, report = pickle.load(fh)
+                _log(opts, "nothing changed since the last build: outputs come from the cache")
+                return outputs, BuildReport(**{**report.__dict__, "processed": (), "cached": report.processed + report.cached,
+                                              "seconds": time.perf_counter() - t0, "cache_files": frozenset()})
+            except Exception:  # a corrupt cache entry: rebuild
+                pass
     with Mapper(opts.scheduler) as mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         pairs = mapper.map(_run_witness, jobs)
@@ -453,7 +466,8 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         t1 = time.perf_counter()
 
         _log(opts, "[2/5] align laws per game")
-        links = align_corpus(results, corpus_dir, mapper, cache, code + res)
+        used = {f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs} | {f"corpus.{corpus_key}.pkl"}
+        links = align_corpus(results, corpus_dir, mapper, cache, code + res, used)
         t2 = time.perf_counter()
 
     _log(opts, "[3/5] export tables")
@@ -496,14 +510,17 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         laws=len(laws_df),
         links=len(links),
         seconds=t5 - t0,
+        cache_files=frozenset(used),
         timings={"per-witness (wall)": t1 - t0, **{f"{k} (cpu, processed only)": v for k, v in stage.items()},
                  "align": t2 - t1, "tables": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
     )
+    if cache:
+        write_atomic(Path(cache) / f"corpus.{corpus_key}.pkl", pickle.dumps((outputs, report), protocol=5))
     return outputs, report
 
 
 def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: Mapper | None = None,
-                 cache: str | None = None, version: str = "") -> tuple[Link, ...]:
+                 cache: str | None = None, version: str = "", used: set[str] | None = None) -> tuple[Link, ...]:
     """Align the laws of each game: all pairs for a small game, through a pivot for a large one."""
     from .align import align
     from .pivot import PivotConfig, align_pivot, make_pivot
@@ -531,6 +548,8 @@ def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: Map
                 h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
             jobs.append((r.segmented.laws, pivot, str(corpus_dir), cache, h.hexdigest()[:24],
                          {w: witnesses[w] for w in (*pivot.witness_ids, r.witness.id)}))
+            if used is not None:
+                used.add(f"{r.witness.id}.align.{h.hexdigest()[:24]}.pkl")
         for found, _ in mapper.map(_run_pivot, jobs):
             links.extend(found)
     return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
@@ -557,12 +576,22 @@ def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, 
     return written, tuple(removed)
 
 
+def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:
+    """Forget cache entries that the last build did not use (older versions of changed witnesses)."""
+    if not keep:
+        return
+    for p in cache_dir.glob("*.pkl"):
+        if p.name not in keep:
+            p.unlink(missing_ok=True)
+
+
 def build(opts: BuildOptions) -> BuildReport:
     """Build everything; outputs/ is only touched once every output has been computed."""
     outputs, report = compute(opts)
     written, removed = write_outputs(opts.out_dir, outputs)
     report = BuildReport(**{**report.__dict__, "written": written, "removed": removed})
     if opts.cache_dir:
+        prune_cache(Path(opts.cache_dir), keep=report.cache_files)
         write_atomic(
             Path(opts.cache_dir) / "last_build.json",
             json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1),

@@ -1,0 +1,97 @@
+"""Scale: Dask execution gives the same edition; large games align through a pivot, linearly."""
+from __future__ import annotations
+
+import hashlib
+import random
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pipeline.benchcorpus import NoiseModel, SourceLaws, renoise, write_bench_corpus
+from pipeline.build import BuildOptions, build
+from pipeline.model import Law
+from pipeline.pivot import PivotConfig, align_to_pivot, make_pivot
+
+from conftest import CORPUS
+
+pytestmark = pytest.mark.integration
+
+NOISE = NoiseModel(rate=0.03, edits=(("e", "c", 5), ("n", "u", 3), ("m", "rn", 2), ("i", "l", 2), ("", "^", 1)))
+
+CODE = [
+    "He who does not show his cut loses the deal.",
+    "The deal is good though the pack be found incorrect afterwards.",
+    "If a card is faced in the pack during the first deal, the deal is void.",
+    "If the dealer shows any of his own cards in dealing, the deal goes on.",
+    "If the dealer deals out of turn, the cards are put in reserve for the next hand.",
+    "If the dealer shows more than one card in turning up for trump, the adversary may call a new deal.",
+    "Any one playing with more than five cards in his hand loses a point and cannot score the king.",
+    "A card played out of turn may be taken up if not played to.",
+    "A card falling accidentally from the hand is played if it covers the adversary's card.",
+    "The player who looks over his adversary's cards must play out the hand with his own cards exposed.",
+]
+
+
+def tree(folder: Path) -> dict[str, str]:
+    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+            for p in sorted(folder.rglob("*")) if p.is_file()}
+
+
+def law(wid: str, n: int, text: str, order: int) -> Law:
+    return Law(id=f"ecarte.{wid}.law-{n}", witness_id=wid, game="ecarte", lang="en", kind="law", number=n,
+               printed=f"{n}.", label=str(n), order=order, start=0, end=len(text), text=text)
+
+
+def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, tmp_path):
+    out, _ = fresh_build
+    report = build(BuildOptions(corpus_dir=CORPUS, out_dir=tmp_path / "out", scheduler="local:2"))
+    assert report.witnesses == 5
+    assert tree(tmp_path / "out") == tree(out)
+
+
+def test_a_shuffled_renumbered_noisy_copy_aligns_back_through_the_pivot():
+    pivot_laws = {"en-a": tuple(law("en-a", i + 1, t, i) for i, t in enumerate(CODE))}
+    pivot = make_pivot("ecarte", pivot_laws, ["en-a"], PivotConfig(pivot_witnesses=1))
+    rng = random.Random(7)
+    order = list(range(len(CODE)))
+    rng.shuffle(order)
+    copy = tuple(law("en-b", k + 1, renoise(CODE[i], NOISE, rng), k) for k, i in enumerate(order))
+    from pipeline.align import load_resources
+
+    links = align_to_pivot(copy, pivot, load_resources(CORPUS))
+    got = {(k.a, k.b) for k in links}
+    expected = {(f"ecarte.en-a.law-{i + 1}", f"ecarte.en-b.law-{k + 1}") for k, i in enumerate(order)}
+    assert expected <= got
+    assert len(got - expected) <= 1  # at most one extra partial (1:n) link
+    assert all(k.kind == "edition" or k.kind == "same_code" for k in links)
+
+
+def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tmp_path):
+    corpus = tmp_path / "corpus"
+    for name in ("lexicon", "annotations"):
+        shutil.copytree(CORPUS / name, corpus / name)
+    shutil.copy(CORPUS / "glossary.csv", corpus / "glossary.csv")
+    n = PivotConfig().pairwise_max_witnesses + 3
+    write_bench_corpus(corpus, [SourceLaws("ecarte", "en", tuple(CODE))], NOISE, n, target_bytes=1500, seed=3)
+    cache, out = tmp_path / "cache", tmp_path / "out"
+    first = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache, site=False))
+    assert len(first.processed) == n
+    import pandas as pd
+
+    links = pd.read_csv(out / "alignments.csv")
+    pivot = sorted(set(links["witness_a"]) | set(links["witness_b"]))
+    # every link touches one of the pivot witnesses: no all-pairs alignment
+    pivot_ids = set(pd.read_csv(out / "witnesses.csv")["id"][: PivotConfig().pivot_witnesses])
+    assert all(a in pivot_ids or b in pivot_ids for a, b in zip(links["witness_a"], links["witness_b"]))
+    assert len(pivot) == n
+    extra = tmp_path / "extra.txt"
+    extra.write_text("1. He who does not show his cut loses the deal.\n2. A card played out of turn may be taken up.\n",
+                     encoding="utf-8")
+    from pipeline.corpus import add_witness
+
+    add_witness(corpus, extra, id="en-extra", game="ecarte", lang="en", kind="ocr", title="extra")
+    second = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache, site=False))
+    assert second.processed == ("en-extra",)
+    links = pd.read_csv(out / "alignments.csv")
+    assert (links["witness_b"] == "en-extra").sum() >= 2

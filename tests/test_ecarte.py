@@ -100,7 +100,7 @@ def test_the_game_applies_whatever_the_table_says(ruler):
     rng = random.Random(2)
     s = deal(new_game(dealer=0), rng)
     irr = Irregularity("several_cards_turned_for_trump", (), 0)
-    for source, expected in (("fr-000", {"rectify", "rectify_seen_card_under_stock", "new_deal"}), ("en-003", {"rectify", "new_deal"})):
+    for source, expected in (("fr-000", {"rectify", "new_deal"}), ("en-003", {"rectify", "new_deal"})):
         from pipeline.referee import adjudicate
 
         by_source = lambda e, f, src=source: adjudicate(table(), "ecarte", e, f, src)  # noqa: E731

@@ -1,0 +1,69 @@
+"""Cleaning throughput (``make bench``): tokens/s of the clean stage beside a symspellpy pass.
+
+The ICDAR 2017 FR and EN dev inputs are grouped into documents of ``DOC_SENTENCES`` sentences and
+repeated until at least ``MIN_TOKENS`` tokens; the same documents are cleaned (general resources,
+hyphen joining off) and run through symspellpy (lookup of every token over a wordfreq lexicon) in the
+same process, on one core.  Writes ``outputs/bench/cleaning.json`` (atomic).
+"""
+from __future__ import annotations
+
+import os
+import sys
+import time
+from dataclasses import replace
+
+from .clean import PROJECT_ROOT, CleanConfig, clean, general_resources
+from .evaluate_clean import TOKEN, read_icdar, shared_dir, symspell_for, symspell_text, write_json_atomic
+from .model import Witness, WitnessText
+
+MIN_TOKENS = 1_000_000
+DOC_SENTENCES = 20
+
+
+def documents(lang: str, fname: str, min_tokens: int) -> tuple[list[str], int]:
+    data = read_icdar(shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs" / fname)
+    inputs = [o for o, _ in data]
+    docs = ["\n".join(inputs[i : i + DOC_SENTENCES]) for i in range(0, len(inputs), DOC_SENTENCES)]
+    per = sum(len(TOKEN.findall(d)) for d in docs)
+    reps = max(1, -(-min_tokens // per))
+    return docs * reps, per * reps
+
+
+def run(min_tokens: int = MIN_TOKENS) -> dict:
+    try:
+        os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})  # one core
+    except (AttributeError, OSError):
+        pass
+    cfg = replace(CleanConfig(), join_hyphens=False)
+    out = {"min_tokens": min_tokens, "doc_sentences": DOC_SENTENCES, "sets": []}
+    tot = {"clean": [0, 0.0], "symspellpy": [0, 0.0]}
+    for lang, fname in (("fr", "ICDAR2017_fre_periodical_dev.tsv"), ("en", "ICDAR2017_eng_periodical_dev.tsv")):
+        docs, ntok = documents(lang, fname, min_tokens // 2)
+        res = general_resources(lang)
+        symspell_for(lang)  # build outside the timing, as the resources are
+        res.repairer(cfg)
+        w = Witness(id="bench", file="-", game="ecarte", lang=lang, kind="ocr", title="bench")
+        t0 = time.perf_counter()
+        for d in docs:
+            clean(WitnessText(w, d), res, cfg)
+        tc = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        for d in docs:
+            symspell_text(d, lang)
+        ts = time.perf_counter() - t0
+        row = {"lang": lang, "tokens": ntok, "clean_seconds": tc, "symspell_seconds": ts,
+               "clean_tokens_per_s": ntok / tc, "symspell_tokens_per_s": ntok / ts, "ratio": ts / tc}
+        out["sets"].append(row)
+        tot["clean"][0] += ntok; tot["clean"][1] += tc
+        tot["symspellpy"][0] += ntok; tot["symspellpy"][1] += ts
+        print(f"{lang}: {ntok} tokens  clean {ntok/tc:,.0f} tok/s  symspellpy {ntok/ts:,.0f} tok/s  ratio clean/symspell {ts/tc:.2f}")
+    c = tot["clean"][0] / tot["clean"][1]
+    s = tot["symspellpy"][0] / tot["symspellpy"][1]
+    out["total"] = {"tokens": tot["clean"][0], "clean_tokens_per_s": c, "symspell_tokens_per_s": s, "ratio": c / s}
+    print(f"total: {tot['clean'][0]} tokens  clean {c:,.0f} tok/s  symspellpy {s:,.0f} tok/s  ratio {c/s:.2f}")
+    write_json_atomic(PROJECT_ROOT / "outputs" / "bench" / "cleaning.json", out)
+    return out
+
+
+if __name__ == "__main__":
+    run(int(sys.argv[1]) if len(sys.argv) > 1 else MIN_TOKENS)

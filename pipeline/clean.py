@@ -1,0 +1,373 @@
+"""The clean stage: raw OCR / transcription text -> reading text + every change as a Correction.
+
+Passes, in order (each proposes edits on the current text; :class:`~pipeline.edits.EditBuffer`
+composes them into non-overlapping Corrections on the raw text, so ``replay(raw, corrections) == text``):
+
+1. normalisation: control/format characters, mojibake and ligatures (ftfy); quotes, guillemets and the
+   spacing before punctuation are kept as printed;
+2. web-debris lines (another script than the witness language; patterns of ``lexicon/debris.tsv``);
+3. running heads and page numbers (lines and inline ``HEAD NN HEAD``) -> PageBreak + Correction;
+4. OCR debris characters (stray ``^ | *``, an unpaired French ``»`` read for a comma);
+5. hyphenation joins (end of line, end of page, hyphen left inside a line) unless ``join_hyphens=False``;
+6. merged/split words, then word repair (non-words, elisions, then real words by context); a repair
+   below ``apply_confidence`` is a Flag, not a change.
+
+Public API: :func:`clean`, :func:`clean_text`, :func:`clean_lines`, :func:`load_resources`,
+:func:`general_resources`, :class:`CleanConfig`, :class:`CleanResources`.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import regex
+
+from .edits import Edit, EditBuffer
+from .lexicon import CorpusCounts, GeneralLexicon, LexiconData, general_lexicon, load_corpus_counts, load_lexicon_data
+from .model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
+from .normalise import (
+    pass_control,
+    pass_debris_chars,
+    pass_debris_lines,
+    pass_ftfy,
+    pass_hyphenation,
+    pass_running_heads,
+)
+from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, merge_edits
+
+PROJECT_ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_CORPUS = PROJECT_ROOT / "corpus"
+
+
+@dataclass(frozen=True)
+class CleanConfig:
+    """Settings of the clean stage (all thresholds are named here; defaults are the tuned values)."""
+
+    # passes
+    join_hyphens: bool = True  # join end-of-line / inline hyphen splits (False for gold that keeps them)
+    remove_layout: bool = True  # running heads, page numbers, web-debris lines
+    repair_words: bool = True  # spell repair (non-words, elision, split/merge, real words)
+    use_context: bool = True  # bigram evidence from the witness and the corpus (real-word repair)
+    use_ftfy: bool = True  # mojibake / ligature repair
+    # layout
+    foreign_script_ratio: float = 0.3  # share of non-Latin letters that makes a line web debris
+    head_max_len: int = 40  # longest line (characters) that can be a running head / page number
+    head_max_dist: int = 3  # edit distance (accent/case folded) to a known head of running_heads.tsv
+    min_real_digits: int = 1  # a page-number token needs this many real digits unless otherwise evidenced
+    unpaired_guillemet_as_comma: bool = True  # French: a lone » between words was a comma
+    guillemet_window: int = 300  # characters looked back for an opening « before calling » unpaired
+    # channel (weighted edit distance)
+    accent_cost: float = 0.35  # é/e, â/a ...
+    junk_sub_cost: float = 0.45  # a debris character (^ * | $ % ») read for a letter
+    junk_del_cost: float = 0.35  # a debris character that is not part of the word
+    max_cost: float = 1.6  # candidates costing more are not considered
+    channel_scale: float = 3.5  # log10 probability lost per unit of edit cost
+    max_candidates: int = 25  # rapidfuzz candidates retrieved per token before weighting
+    cand_min_zipf: float = 2.8  # wordfreq words less frequent cannot beat the margin: not searched
+    # lexicon
+    word_min_zipf: float = 3.0  # wordfreq zipf at which a word counts as known (hyphen joins, merges)
+    real_word_zipf: float = 2.3  # printed words at least this frequent are only changed with context evidence
+    compound_part_zipf: float = 3.0  # both parts this frequent + joined form unknown: a real compound
+    domain_boost: float = 1.0  # prior bonus (zipf units) of domain terms
+    domain_floor: float = 3.5  # domain terms absent from wordfreq count as this frequent
+    corpus_boost: float = 0.5  # prior bonus per decade of occurrences in the corpus / the witness
+    corpus_min_count: int = 2  # occurrences before the corpus counts as evidence
+    # decisions
+    margin: float = 2.2  # score gain (zipf units) a repair must show over the printed word
+    short_margin: float = 1.3  # extra margin for words of 3 letters or fewer
+    junk_obs_score: float = 0.0  # score of a printed token containing debris characters / digits
+    real_word_max_cost: float = 0.7  # real-word repairs: only cheap OCR confusions
+    real_word_margin: float = 1.0  # real-word repairs: gain needed over the printed word
+    context_weight: float = 1.5  # zipf units per decade of bigram evidence
+    context_min_tokens: int = 150  # witness + corpus tokens needed before real-word repair is tried
+    apply_confidence: float = 0.6  # below: leave the word as printed and record a Flag
+    flag_band: float = 0.8  # repairs within this much below the margin are flagged
+    conf_offset: float = 0.2  # shifts the logistic confidence of a repair
+    split_min_len: int = 5  # shortest merged token tried as two words
+    split_left_zipf: float = 5.8  # left part of a split must be this frequent (du, son, the ...)
+    split_cost: float = 0.4  # channel cost of a lost space
+    merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    report_candidates: int = 5
+
+
+@dataclass
+class CleanResources:
+    """Everything the clean stage reads: data files, wordfreq lists, the corpus's own counts."""
+
+    lang: str
+    lexdata: LexiconData
+    general: GeneralLexicon
+    corpus: CorpusCounts = field(default_factory=CorpusCounts)
+    _repairers: dict = field(default_factory=dict, repr=False)
+
+    def repairer(self, cfg: CleanConfig) -> Repairer:
+        r = self._repairers.get(cfg)
+        if r is None:
+            r = self._repairers[cfg] = Repairer(self, cfg)
+        return r
+
+
+@lru_cache(maxsize=8)
+def _load(corpus_dir: str, lang: str, domain: bool) -> CleanResources:
+    cdir = Path(corpus_dir)
+    lex = load_lexicon_data(cdir / "lexicon", lang, domain=domain)
+    corpus = load_corpus_counts(cdir, lang) if domain else CorpusCounts()
+    return CleanResources(lang, lex, general_lexicon(lang, CleanConfig.cand_min_zipf), corpus)
+
+
+def load_resources(corpus_dir: Path, lang: str, domain: bool = True) -> CleanResources:
+    """Load (once, cached) the resources for ``lang``: ``corpus_dir/lexicon`` data files, wordfreq
+    frequencies and, with ``domain=True``, game terms, known heads and the corpus's own word counts."""
+    return _load(str(Path(corpus_dir).resolve()), lang, domain)
+
+
+def general_resources(lang: str, corpus_dir: Path = DEFAULT_CORPUS) -> CleanResources:
+    """General resources only (no domain lexicon, no corpus counts): for text from outside the corpus."""
+    return load_resources(corpus_dir, lang, domain=False)
+
+
+def _sentence_start(text: str, pos: int) -> bool:
+    j = pos - 1
+    while j >= 0 and text[j] in " \t\n\"'«“‘(":
+        j -= 1
+    return j < 0 or text[j] in ".!?:—"
+
+
+def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, regs: list, real_words: bool) -> None:
+    text = buf.text
+    ctx = Context(rep, text, cfg.use_context)
+    toks = [(m.start(), m.end(), m.group()) for m in TOKEN_RE.finditer(text)]
+    # strip leading/trailing apostrophes and guillemets from tokens
+    clean_toks = []
+    for s, e, t in toks:
+        while t and t[0] in APOS + "»":
+            s, t = s + 1, t[1:]
+        while t and t[-1] in APOS + "»":
+            e, t = e - 1, t[:-1]
+        if t:
+            clean_toks.append((s, e, t))
+    lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
+    edits: list[Edit] = []
+    if not real_words and cfg.join_hyphens:
+        # words split at a lost line break are hyphenation's business: off when hyphens are kept
+        edits.extend(merge_edits(text, rep, clean_toks))
+    merged_at = {e.start for e in edits}
+    busy = set()
+    for e in edits:
+        for k, (s, en, _) in enumerate(clean_toks):
+            if en == e.start or s == e.end:
+                busy.add(k)
+    for k, (s, e, t) in enumerate(clean_toks):
+        if k in busy:
+            continue
+        prev = lowers[k - 1] if k > 0 else ""
+        nxt = lowers[k + 1] if k + 1 < len(lowers) else ""
+        lw = lowers[k]
+        if rep.protected(lw):
+            reg = rep.hist.get(lw)
+            if reg and reg.lower() != lw and not real_words:
+                regs.append((s, e, t, case_reg(t, reg)))
+            continue
+        if _hyphen_fragment(text, s, e):
+            continue  # half of a word split by a hyphen at a line end: judged with its other half or not at all
+        parts = _parts(t)
+        for off, part in parts:
+            ps, pe = s + off, s + off + len(part)
+            ctx.sentence_start = off == 0 and _sentence_start(text, s)
+            # elision / possessive: repair only the word part
+            sub_off, word, prefix_fix = _split_apostrophe(part, rep)
+            if word is None:
+                continue
+            if rep.protected(word.lower()):
+                continue
+            if real_words and (prefix_fix or any(c in JUNK for c in word)):
+                continue
+            d = rep.decide(word, prev, nxt, ctx)
+            if real_words and (d is None or d.kind != "real_word"):
+                continue
+            ws, we = ps + sub_off, ps + sub_off + len(word)
+            if prefix_fix:
+                # an elision apostrophe read as debris: fix it with the word
+                a_s = ps + prefix_fix[0]
+                after_word = d.after if d is not None and d.apply else word
+                if not (rep.is_word(after_word) or rep.is_word(word)):
+                    if d is None:
+                        continue
+                    if not d.apply:
+                        flags.append((a_s, we, text[a_s:we], d.candidates, d.confidence, d.evidence))
+                        continue
+                edits.append(Edit(a_s, we, "'" + after_word, "elision", "lexicon:elision", d.confidence if d else 0.9, (d.candidates if d else ()), f"elision apostrophe read as {text[a_s]!r}" + (f"; {d.evidence}" if d else "")))
+                continue
+            if d is None:
+                continue
+            if d.apply:
+                edits.append(Edit(ws, we, d.after, d.kind, d.method, d.confidence, d.candidates, d.evidence))
+            else:
+                flags.append((ws, we, word, d.candidates, d.confidence, d.evidence))
+    edits = [e for e in edits if e.start not in merged_at or e.kind == "merge"]
+    # map flags/regularisations to raw before applying
+    buf.apply(_dedupe(edits))
+
+
+FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
+
+
+def _hyphen_fragment(text: str, s: int, e: int) -> bool:
+    if text[e : e + 1] in ("-", "¬"):
+        return True
+    before = text[max(0, s - 4) : s]
+    return ("-" in before or "¬" in before) and bool(FRAGMENT_BEFORE.search(before))
+
+
+def case_reg(orig: str, reg: str) -> str:
+    return reg[:1].upper() + reg[1:] if orig[:1].isupper() else reg
+
+
+def _dedupe(edits: list[Edit]) -> list[Edit]:
+    out: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if out and e.start < out[-1].end:
+            continue
+        out.append(e)
+    return out
+
+
+def _parts(t: str) -> list[tuple[int, str]]:
+    """Hyphen-separated parts of a token, with their offsets."""
+    out, pos = [], 0
+    for p in t.split("-"):
+        if p:
+            out.append((pos, p))
+        pos += len(p) + 1
+    return out
+
+
+ELISION_JUNK = regex.compile(r"^([\p{L}]{1,7})([*^|%$])([\p{Ll}\p{M}].*)$")
+
+
+def _split_apostrophe(part: str, rep: Repairer) -> tuple[int, str | None, tuple[int] | None]:
+    """(offset of the word part, word part or None to skip, (offset of a debris apostrophe,) or None)."""
+    for ap in APOS:
+        if ap in part:
+            pre, _, rest = part.partition(ap)
+            if pre.lower() in rep.elision and rest:
+                return len(pre) + 1, rest, None
+            if rep.lang == "en" and rest.lower() in ("s", "t", "ll", "re", "ve", "d") and pre:
+                return 0, pre, None
+            return 0, None, None
+    m = ELISION_JUNK.match(part)
+    if m and m.group(1).lower() in rep.elision and m.group(3)[:1].lower() in "aeiouyhâàéèêîôûœæ":
+        return len(m.group(1)) + 1, m.group(3), (len(m.group(1)),)
+    return 0, part, None
+
+
+def _raw_flags_regs(buf: EditBuffer, flags_cur, regs_cur, flags_out, regs_out):
+    for s, e, t, cands, conf, why in flags_cur:
+        rs, re_ = buf.raw_span(s, e)
+        flags_out.append(Flag(rs, re_, buf.raw[rs:re_], tuple(cands), conf, why))
+    for s, e, t, reg in regs_cur:
+        rs, re_ = buf.raw_span(s, e)
+        regs_out.append(Regularisation(rs, re_, buf.raw[rs:re_], reg))
+
+
+def _run(raw: str, resources: CleanResources, config: CleanConfig):
+    lex = resources.lexdata
+    buf = EditBuffer(raw)
+    pending = []
+    flags: list[Flag] = []
+    regs: list[Regularisation] = []
+    buf.apply(pass_control(buf.text))
+    if config.use_ftfy:
+        buf.apply(pass_ftfy(buf.text))
+    if config.remove_layout:
+        buf.apply(pass_debris_lines(buf.text, lex, config.foreign_script_ratio))
+        edits, pending = pass_running_heads(buf.text, lex, config, buf.raw_span)
+        buf.apply(edits)
+    rep = resources.repairer(config)
+    if config.join_hyphens:
+        buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound))
+    buf.apply(pass_debris_chars(buf.text, resources.lang, config))
+    if config.repair_words:
+        fl, rg = [], []
+        _word_pass(buf, rep, config, fl, rg, real_words=False)
+        # flags/regs were found on the text before this pass's edits: recompute their raw spans
+        # from the corrections (words kept as printed are not inside any correction)
+        _flags_regs_from_prev(buf, fl, rg, flags, regs)
+        if config.use_context:
+            fl, rg = [], []
+            _word_pass(buf, rep, config, fl, rg, real_words=True)
+            _flags_regs_from_prev(buf, fl, rg, flags, regs)
+    return buf, pending, flags, regs
+
+
+def _flags_regs_from_prev(buf, fl, rg, flags, regs):
+    # The spans were taken on the text before the pass; the pass only changed other words, so we
+    # locate each flagged word by searching its text near the old position in the new text.
+    for s, e, t, cands, conf, why in fl:
+        pos = _relocate(buf.text, t, s)
+        if pos is None:
+            continue
+        rs, re_ = buf.raw_span(pos, pos + len(t))
+        if buf.raw[rs:re_] == t:
+            flags.append(Flag(rs, re_, t, tuple(cands), conf, why))
+    for s, e, t, reg in rg:
+        pos = _relocate(buf.text, t, s)
+        if pos is None:
+            continue
+        rs, re_ = buf.raw_span(pos, pos + len(t))
+        if buf.raw[rs:re_] == t:
+            regs.append(Regularisation(rs, re_, t, reg))
+
+
+def _relocate(text: str, t: str, s: int) -> int | None:
+    lo = max(0, s - 200)
+    best = None
+    i = text.find(t, lo, s + 200 + len(t))
+    while i != -1 and i <= s + 200:
+        if best is None or abs(i - s) < abs(best - s):
+            best = i
+        i = text.find(t, i + 1, s + 200 + len(t))
+    return best
+
+
+def clean(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig()) -> Cleaned:
+    """Clean one witness.  ``replay(text.raw, result.corrections) == result.text``."""
+    raw = text.raw
+    buf, pending, flags, regs = _run(raw, resources, config)
+    corrections = tuple(buf.corrections)
+    _, raw_to_clean = offset_maps(raw, corrections)
+    breaks = tuple(
+        PageBreak(p.raw_start, p.raw_end, raw_to_clean[p.raw_start], p.page, p.head, p.printed) for p in pending
+    )
+    return Cleaned(
+        witness_id=text.witness.id,
+        raw=raw,
+        text=buf.text,
+        corrections=corrections,
+        page_breaks=breaks,
+        flags=tuple(sorted(flags, key=lambda f: f.start)),
+        regularisations=tuple(sorted(regs, key=lambda r: r.start)),
+    )
+
+
+def clean_text(s: str, lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> str:
+    """Clean any text (general resources when none are given)."""
+    res = resources if resources is not None else general_resources(lang)
+    w = Witness(id="text", file="-", game="ecarte", lang=lang, kind="ocr", title="text")
+    return clean(WitnessText(w, s), res, config).text
+
+
+def clean_lines(lines: list[str], lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> list[str]:
+    """Clean each line on its own (the ``--lines`` mode): exactly as many lines out as in.
+
+    Layout removal and hyphen joins across lines are off; a line that cleans to nothing stays empty.
+    """
+    from dataclasses import replace
+
+    cfg = replace(config, remove_layout=False) if config.remove_layout else config
+    out = []
+    for line in lines:
+        t = clean_text(line.rstrip("\n"), lang, resources, cfg)
+        out.append(t.replace("\n", " "))
+    return out

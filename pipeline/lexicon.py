@@ -1,0 +1,168 @@
+"""Lexical resources of the clean stage: data files under ``corpus/lexicon/`` and wordfreq word lists.
+
+Everything here is loaded once and cached (``functools.lru_cache``); nothing is hard-coded domain
+knowledge: game terms, historical spellings, OCR confusions, debris and running-head patterns are
+data files documented in ``corpus/lexicon/README.md``.
+"""
+from __future__ import annotations
+
+import math
+import tomllib
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+
+import regex
+
+WORD_RE = regex.compile(r"[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*")
+
+
+def _lines(path: Path) -> list[str]:
+    if not path.exists():
+        return []
+    out = []
+    for line in path.read_text(encoding="utf-8").splitlines():
+        if not line.strip() or line.lstrip().startswith("#"):
+            continue
+        out.append(line.rstrip("\n"))
+    return out
+
+
+def fold(s: str) -> str:
+    """Lower-case and strip accents (for OCR-tolerant comparisons of heads)."""
+    s = unicodedata.normalize("NFD", s.lower())
+    return "".join(ch for ch in s if not unicodedata.combining(ch))
+
+
+@dataclass(frozen=True)
+class LexiconData:
+    """The contents of ``corpus/lexicon/`` for one language."""
+
+    lang: str
+    domain: frozenset[str] = frozenset()
+    historical: dict[str, str] = field(default_factory=dict)  # orig -> reg (lower case)
+    confusions: tuple[tuple[str, str, float], ...] = ()  # (printed, intended, cost)
+    lookalikes: dict[str, str] = field(default_factory=dict)  # printed char -> digit
+    debris: tuple[regex.Pattern, ...] = ()
+    heads: tuple[str, ...] = ()
+    dash_class: str = r"[—–\-]"
+    elision: tuple[str, ...] = ()
+
+
+def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
+    """Read the data files of ``lexicon_dir`` for ``lang``.
+
+    ``domain=False`` keeps only the general files (confusions, look-alikes, debris, elision,
+    historical spellings) and drops game terms and known running heads: the setting for text from
+    outside the corpus.
+    """
+    d = Path(lexicon_dir)
+    dom: set[str] = set()
+    if domain:
+        dom = {w.strip() for w in _lines(d / f"domain_{lang}.txt")}
+    hist: dict[str, str] = {}
+    for line in _lines(d / f"historical_{lang}.txt"):
+        parts = line.split("\t")
+        hist[parts[0].strip().lower()] = parts[1].strip() if len(parts) > 1 else ""
+    conf = []
+    for line in _lines(d / "confusions.tsv"):
+        parts = line.split("\t")
+        if len(parts) >= 3:
+            conf.append((parts[0], parts[1], float(parts[2])))
+    look = {}
+    for line in _lines(d / "lookalikes.tsv"):
+        parts = line.split("\t")
+        if len(parts) >= 2:
+            look[parts[0]] = parts[1]
+    deb = []
+    for line in _lines(d / "debris.tsv"):
+        lg, _, pat = line.partition("\t")
+        if lg in ("*", lang):
+            deb.append(regex.compile(pat, regex.IGNORECASE))
+    heads: list[str] = []
+    dash = r"[—–\-]"
+    for line in _lines(d / "running_heads.tsv"):
+        parts = line.split("\t")
+        if len(parts) < 3:
+            continue
+        kind, lg, val = parts[0], parts[1], parts[2]
+        if lg not in ("*", lang):
+            continue
+        if kind == "head" and domain:
+            heads.append(val)
+        elif kind == "dash":
+            dash = val
+    eli = []
+    for line in _lines(d / "elision.tsv"):
+        lg, _, p = line.partition("\t")
+        if lg == lang:
+            eli.append(p.strip())
+    eli.sort(key=len, reverse=True)
+    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli))
+
+
+@dataclass
+class GeneralLexicon:
+    """wordfreq's word list for one language: zipf frequency per lower-case word, length buckets."""
+
+    lang: str
+    zipf: dict[str, float]
+    buckets: dict[int, list[str]]  # candidate words (zipf >= cand_min_zipf) by length
+
+
+@lru_cache(maxsize=4)
+def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
+    """wordfreq frequencies (offline package data) as zipf values, and length-bucketed candidates."""
+    import wordfreq
+
+    freqs = wordfreq.get_frequency_dict(lang)
+    zipf: dict[str, float] = {}
+    buckets: dict[int, list[str]] = {}
+    for w, f in freqs.items():
+        if f <= 0 or not w.isalpha():
+            continue
+        z = math.log10(f) + 9.0
+        zipf[w] = z
+        if z >= cand_min_zipf:
+            buckets.setdefault(len(w), []).append(w)
+    return GeneralLexicon(lang, zipf, buckets)
+
+
+@dataclass(frozen=True)
+class CorpusCounts:
+    """Word and bigram counts of the corpus's own raw files of one language (per file)."""
+
+    files: tuple[tuple[str, Counter, Counter], ...] = ()  # (text, unigram counts, bigram counts)
+
+
+def tokens_lower(text: str) -> list[str]:
+    return [m.group().lower().replace("’", "'") for m in WORD_RE.finditer(text)]
+
+
+def count_text(text: str) -> tuple[Counter, Counter]:
+    toks = tokens_lower(text)
+    return Counter(toks), Counter(zip(toks, toks[1:]))
+
+
+def load_corpus_counts(corpus_dir: Path, lang: str) -> CorpusCounts:
+    """Counts of the corpus's own texts in ``lang`` (witnesses of kind ocr count too: OCR errors are
+    rare, so a word or bigram seen several times is evidence)."""
+    wt = Path(corpus_dir) / "witnesses.toml"
+    if not wt.exists():
+        return CorpusCounts()
+    data = tomllib.loads(wt.read_text(encoding="utf-8"))
+    seen = set()
+    files = []
+    for w in data.get("witness", []):
+        if w.get("lang") != lang or w.get("file") in seen:
+            continue
+        seen.add(w["file"])
+        p = Path(corpus_dir) / w["file"]
+        if not p.exists():
+            continue
+        text = unicodedata.normalize("NFC", p.read_text(encoding="utf-8"))
+        u, b = count_text(text)
+        files.append((text, u, b))
+    return CorpusCounts(tuple(files))

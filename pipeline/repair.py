@@ -1,0 +1,389 @@
+"""Word-level spell repair: a noisy-channel choice between the printed word and lexicon words.
+
+score(word) = prior(word) + context(word) - channel_scale * cost(printed -> word)
+
+* prior: wordfreq zipf frequency, plus a boost for domain terms and for words the corpus itself uses;
+* context: bigram evidence from the witness and the other texts of the corpus (never wordfreq);
+* cost: a weighted edit distance whose cheap operations are the OCR confusions of
+  ``corpus/lexicon/confusions.tsv`` (rn/m, li/h, c/e, u/n ...), accent slips and debris characters.
+
+The printed word is kept unless a candidate beats it by a margin (``CleanConfig.margin``, larger for
+short words); a repair whose confidence falls below ``CleanConfig.apply_confidence`` is not applied
+but returned as a Flag.  Historical spellings and domain terms are never changed.
+"""
+from __future__ import annotations
+
+import math
+import unicodedata
+from collections import Counter
+from dataclasses import dataclass
+from functools import lru_cache
+
+import regex
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from .edits import Edit
+
+JUNK = "^*|$%»"
+TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]|(?<=\p{L})\d(?=\p{L}))+(?:-(?:[\p{L}\p{M}^*|$%»'’])+)*")
+APOS = "'’"
+
+
+def _strip_accents(ch: str) -> str:
+    d = unicodedata.normalize("NFD", ch)
+    return d[0] if d else ch
+
+
+def case_like(model: str, word: str) -> str:
+    """Give ``word`` the case pattern of ``model`` (lower, Title, UPPER)."""
+    letters = [c for c in model if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return word.upper()
+    if letters and letters[0].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+class Channel:
+    """Weighted edit distance with multi-character OCR confusions."""
+
+    def __init__(self, confusions, accent_cost: float, junk_sub_cost: float, junk_del_cost: float):
+        self.by_last: dict[str, list[tuple[str, str, float]]] = {}
+        for p, q, c in confusions:
+            key = p[-1] if p else ""
+            self.by_last.setdefault(key, []).append((p, q, c))
+        self.accent_cost = accent_cost
+        self.junk_sub = junk_sub_cost
+        self.junk_del = junk_del_cost
+        self.junk_extra = 0.35  # a debris character standing for two letters
+
+    def sub(self, a: str, b: str) -> float:
+        if a == b:
+            return 0.0
+        al, bl = a.lower(), b.lower()
+        if al == bl:
+            return 0.0
+        if a in JUNK:
+            return self.junk_sub
+        if _strip_accents(al) == _strip_accents(bl):
+            return self.accent_cost
+        return 1.0
+
+    def cost(self, o: str, t: str) -> float:
+        """Cost of printing ``o`` for the intended word ``t`` (``t`` lower case)."""
+        n, m = len(o), len(t)
+        ol = o.lower()
+        INF = 1e9
+        d = [[INF] * (m + 1) for _ in range(n + 1)]
+        d[0][0] = 0.0
+        for i in range(n + 1):
+            for j in range(m + 1):
+                if i == 0 and j == 0:
+                    continue
+                best = INF
+                if i > 0:
+                    best = d[i - 1][j] + (self.junk_del if o[i - 1] in JUNK else 1.0)
+                if j > 0:
+                    v = d[i][j - 1] + 1.0
+                    if v < best:
+                        best = v
+                if i > 0 and j > 0:
+                    sc = self.sub(o[i - 1], t[j - 1])
+                    if sc > self.junk_sub and i > 1 and o[i - 1].isupper() and o[i - 2].islower():
+                        sc = self.junk_sub + 0.1  # an upper-case letter inside a lower-case word is noise
+                    v = d[i - 1][j - 1] + sc
+                    if v < best:
+                        best = v
+                    if o[i - 1] in JUNK and j > 1:
+                        v = d[i - 1][j - 2] + self.junk_sub + self.junk_extra
+                        if v < best:
+                            best = v
+                    conf = self.by_last.get(o[i - 1], ())
+                    if o[i - 1] != ol[i - 1]:
+                        conf = tuple(conf) + tuple(self.by_last.get(ol[i - 1], ()))
+                    for p, q, c in conf:
+                        lp, lq = len(p), len(q)
+                        if lp <= i and lq <= j and (o[i - lp : i] == p or (p.islower() and ol[i - lp : i] == p)) and t[j - lq : j] == q:
+                            v = d[i - lp][j - lq] + c
+                            if v < best:
+                                best = v
+                d[i][j] = best
+        return d[n][m]
+
+
+@dataclass(frozen=True)
+class Decision:
+    after: str
+    kind: str
+    method: str
+    confidence: float
+    candidates: tuple[str, ...]
+    evidence: str
+    apply: bool
+
+
+class Repairer:
+    """Per-language repair engine; caches its lexicon look-ups (one per resources object)."""
+
+    def __init__(self, res, cfg):
+        self.res = res
+        self.cfg = cfg
+        self.lang = res.lang
+        self.zipf = res.general.zipf
+        self.buckets = res.general.buckets
+        self.domain = {w.lower() for w in res.lexdata.domain}
+        self.hist = res.lexdata.historical
+        self.elision = res.lexdata.elision
+        self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
+        self.corpus_uni: Counter = Counter()
+        for _, u, _ in res.corpus.files:
+            self.corpus_uni.update(u)
+        self._cand_cache: dict[str, list[tuple[str, float]]] = {}
+        # small pool always searched: domain terms and words the corpus uses often
+        self.local = sorted({w for w in self.domain if w.isalpha()} | {w for w, n in self.corpus_uni.items() if n >= cfg.corpus_min_count + 1 and w.isalpha() and self.zipf.get(w, 0) >= cfg.word_min_zipf})
+        self._near_cache: dict[int, list[str]] = {}
+
+    # ---- lexicon -------------------------------------------------------------------------
+    def protected(self, lw: str) -> bool:
+        return lw in self.hist or lw in self.domain
+
+    def zipf_of(self, lw: str) -> float:
+        z = self.zipf.get(lw)
+        if z is None and ("-" in lw or "'" in lw):
+            parts = [p for p in regex.split(r"[-']", lw) if p]
+            z = min((self.zipf.get(p, 0.0) for p in parts), default=0.0) - 1.0 if parts else 0.0
+        return z or 0.0
+
+    def prior(self, lw: str, doc: Counter | None = None) -> float:
+        z = self.zipf_of(lw)
+        if lw in self.domain:
+            z = max(z, self.cfg.domain_floor) + self.cfg.domain_boost
+        n = self.corpus_uni.get(lw, 0) + (doc.get(lw, 0) if doc else 0)
+        if n >= self.cfg.corpus_min_count:
+            z += self.cfg.corpus_boost * math.log10(n)
+        return z
+
+    def is_word(self, w: str) -> bool:
+        lw = w.lower().replace("’", "'")
+        if self.protected(lw):
+            return True
+        if self.zipf.get(lw, 0.0) >= self.cfg.word_min_zipf:
+            return True
+        return self.corpus_uni.get(lw, 0) >= self.cfg.corpus_min_count + 1
+
+    def is_compound(self, a: str, b: str) -> bool:
+        lw = (a + "-" + b).lower()
+        if self.protected(lw):
+            return True
+        if self.protected((a + b).lower()) or self.zipf.get((a + b).lower(), 0.0) >= self.cfg.word_min_zipf:
+            return False
+        return self.zipf.get(a.lower(), 0) >= self.cfg.compound_part_zipf and self.zipf.get(b.lower(), 0) >= self.cfg.compound_part_zipf
+
+    # ---- candidates ----------------------------------------------------------------------
+    def _near(self, n: int) -> list[str]:
+        lst = self._near_cache.get(n)
+        if lst is None:
+            lst = []
+            for k in range(max(1, n - 2), n + 3):
+                lst.extend(self.buckets.get(k, ()))
+            lst.extend(w for w in self.domain if n - 2 <= len(w) <= n + 2 and w.isalpha())
+            lst = list(dict.fromkeys(lst))
+            self._near_cache[n] = lst
+        return lst
+
+    def candidates(self, tok: str) -> list[tuple[str, float]]:
+        """Lexicon words near ``tok`` with their channel cost, cheapest first (cached)."""
+        hit = self._cand_cache.get(tok)
+        if hit is not None:
+            return hit
+        lt = tok.lower()
+        maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
+        found = process.extract(lt, self._near(len(lt)), scorer=Levenshtein.distance, score_cutoff=maxd, limit=self.cfg.max_candidates)
+        if self.local:
+            found = list(found) + list(process.extract(lt, self.local, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None))
+        found = list(dict.fromkeys(x[0] for x in found))
+        out = []
+        for w in found:
+            c = self.channel.cost(tok, w)
+            if c <= self.cfg.max_cost:
+                out.append((w, c))
+        out.sort(key=lambda x: x[1])
+        self._cand_cache[tok] = out
+        return out
+
+    # ---- decisions -----------------------------------------------------------------------
+    def decide(self, tok: str, prev: str, nxt: str, ctx) -> Decision | None:
+        """Repair decision for one token (None: keep as printed, nothing to report)."""
+        cfg = self.cfg
+        lw = tok.lower().replace("’", "'")
+        z = self.zipf.get(lw, 0.0)
+        if z >= cfg.real_word_zipf and not ctx.pool:
+            return None  # a known word, and no corpus evidence to judge it by
+        if self.protected(lw):
+            return None
+        letters = sum(c.isalpha() for c in tok)
+        if letters < 2 or letters < sum(not c.isalpha() for c in tok):
+            return None
+        has_junk = any(c in JUNK or c.isdigit() for c in tok)
+        # capitalised words inside a sentence are likely names: leave them unless debris is in them
+        if not has_junk and tok[:1].isupper() and not ctx.sentence_start and len(tok) > 1 and not tok.isupper():
+            if self.zipf.get(lw, 0) < cfg.word_min_zipf:
+                return None
+        if tok.isupper() and len(tok) > 1 and not has_junk:
+            return None
+        obs_z = self.zipf_of(lw) if not has_junk else 0.0
+        if obs_z >= cfg.real_word_zipf and not ctx.enabled:
+            return None
+        obs = self.prior(lw, ctx.doc) + ctx.score(prev, lw, nxt, observed=True) if not has_junk else 0.0
+        if has_junk:
+            obs = cfg.junk_obs_score
+        if obs_z >= cfg.real_word_zipf:
+            # real word: only candidates with context evidence can beat it
+            if not ctx.pool:
+                return None
+            cands = [(w, c) for w, c in self.local_candidates(tok, ctx) if w != lw and c <= cfg.real_word_max_cost]
+            scored = []
+            seen_obs = ctx.attested(lw, observed=True)
+            for w, c in cands:
+                cs = ctx.score(prev, w, nxt)
+                local = (w in self.domain or ctx.attested(w) >= cfg.corpus_min_count + 1) and seen_obs == 0
+                if cs <= 0 and not local:
+                    continue
+                scored.append((self.prior(w, ctx.doc) + cs - cfg.channel_scale * c, w, c))
+            margin = cfg.real_word_margin
+            kind, method = "real_word", "context-bigram+confusion"
+        else:
+            cands = self.candidates(tok)
+            scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - cfg.channel_scale * c, w, c) for w, c in cands if w != lw]
+            scored += self.split_candidates(tok, ctx)
+            margin = cfg.margin + (cfg.short_margin if len(lw) <= 3 else 0.0)
+            kind, method = "spelling", "lexicon+confusion-levenshtein"
+        if not scored:
+            return None
+        scored.sort(key=lambda x: -x[0])
+        best, w, c = scored[0]
+        second = scored[1][0] if len(scored) > 1 else -99.0
+        gain = best - obs
+        sep = best - second
+        conf = 1.0 / (1.0 + 10 ** (-(min(gain - margin, sep) + cfg.conf_offset)))
+        if gain < margin - cfg.flag_band:
+            return None
+        if " " in w:
+            kind, method = "split", "lexicon:split"
+        model = tok
+        if not ctx.sentence_start and tok[:1].isupper() and not tok.isupper() and tok[:1].lower() != w[:1]:
+            model = tok.lower()  # an upper-case look-alike (I for j) inside a sentence
+        after = case_like(model, w) if " " not in w else case_like(model, w.split(" ")[0]) + " " + " ".join(w.split(" ")[1:])
+        cands_s = tuple(x[1] for x in scored[: cfg.report_candidates])
+        ev = f"{tok!r}: best {w!r} score {best:.2f} (cost {c:.2f}) vs printed {obs:.2f}, next {second:.2f}"
+        apply = gain >= margin and conf >= cfg.apply_confidence
+        return Decision(after, kind, method, round(conf, 3), cands_s, ev, apply)
+
+    def local_candidates(self, tok: str, ctx) -> list[tuple[str, float]]:
+        """Candidates among the words the witness and the corpus use (real-word repair)."""
+        key = (tok, id(ctx))
+        hit = ctx.cache.get(key)
+        if hit is not None:
+            return hit
+        lt = tok.lower()
+        maxd = 1 if len(lt) <= 4 else 2
+        found = process.extract(lt, ctx.pool, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        out = sorted(((w, self.channel.cost(tok, w)) for w, _, _ in found if w != lt), key=lambda x: x[1])
+        ctx.cache[key] = out
+        return out
+
+    def split_candidates(self, tok: str, ctx) -> list[tuple[float, str, float]]:
+        """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""
+        cfg = self.cfg
+        lt = tok.lower()
+        out = []
+        m = regex.fullmatch(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})", lt)
+        if m and self.is_word(m.group(1)) and self.is_word(m.group(2)):
+            w = m.group(1) + " " + m.group(2)
+            s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - cfg.channel_scale * cfg.junk_sub_cost
+            out.append((s, w, cfg.junk_sub_cost))
+        if len(lt) < cfg.split_min_len or not lt.isalpha() or self.zipf.get(lt, 0) > 0:
+            return out
+        for i in range(1, len(lt) - 1):
+            left, right = lt[:i], lt[i:]
+            if self.zipf.get(left, 0) < cfg.split_left_zipf or len(left) < 2 or len(right) < 3:
+                continue
+            opts = [(right, 0.0)] if self.is_word(right) else self.candidates(right)[:3]
+            for w, c in opts:
+                if self.zipf_of(w) < cfg.word_min_zipf and w not in self.domain:
+                    continue
+                s = min(self.prior(left, ctx.doc), self.prior(w, ctx.doc)) - cfg.channel_scale * (c + cfg.split_cost)
+                out.append((s, left + " " + w, c + cfg.split_cost))
+        return out
+
+
+class Context:
+    """Bigram evidence for one text: the witness's own bigrams and those of the other corpus texts."""
+
+    def __init__(self, repairer: Repairer, text: str, enabled: bool):
+        from .lexicon import count_text
+
+        self.enabled = enabled
+        self.cache: dict = {}
+        self.sentence_start = False
+        cfg = repairer.cfg
+        self.weight = cfg.context_weight
+        if enabled:
+            self.doc, self.bi = count_text(text)
+            other, other_uni = Counter(), Counter()
+            for ftext, u, b in repairer.res.corpus.files:
+                if text.strip() and text.strip()[:200] in ftext:
+                    continue
+                other.update(b)
+                other_uni.update(u)
+            self.other, self.other_uni = other, other_uni
+            n = cfg.corpus_min_count + 1
+            pool = set(repairer.local)
+            pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
+            pool.update(w for w, k in other_uni.items() if k >= n and w.isalpha())
+            self.pool = sorted(pool)
+            if not repairer.local or sum(self.doc.values()) + sum(other_uni.values()) < cfg.context_min_tokens:
+                self.pool = []  # too little text to be evidence
+        else:
+            self.pool = []
+            self.doc, self.bi, self.other, self.other_uni = None, Counter(), Counter(), Counter()
+
+    def score(self, prev: str, w: str, nxt: str, observed: bool = False) -> float:
+        """Bigram evidence for ``w`` between ``prev`` and ``nxt`` (the printed word's own occurrence
+        does not count as evidence for itself)."""
+        if not self.enabled:
+            return 0.0
+        n = 0
+        for pair in ((prev, w), (w, nxt)):
+            n += self.other.get(pair, 0) + max(0, self.bi.get(pair, 0) - (1 if observed else 0))
+        return self.weight * math.log10(1 + n)
+
+    def attested(self, w: str, observed: bool = False) -> int:
+        """How often the witness and the corpus use ``w`` (minus the printed occurrence itself)."""
+        if not self.enabled:
+            return 0
+        return self.doc.get(w, 0) + self.other_uni.get(w, 0) - (1 if observed else 0)
+
+
+def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]]) -> list[Edit]:
+    """Words split by OCR (``ma nière`` -> ``manière``): two neighbours on one line whose join is a word
+    while one of them is not."""
+    cfg = rep.cfg
+    out = []
+    i = 0
+    while i < len(spans) - 1:
+        s1, e1, a = spans[i]
+        s2, e2, b = spans[i + 1]
+        if text[e1:s2] == " " and a.isalpha() and b.isalpha() and b[:1].islower():
+            la, lb = a.lower(), b.lower()
+            j = la + lb
+            ok_a, ok_b = rep.is_word(la), rep.is_word(lb)
+            if (not ok_a or not ok_b) and not (rep.protected(la) or rep.protected(lb)):
+                zj = rep.zipf_of(j)
+                if (zj >= cfg.merge_min_zipf or j in rep.domain) and min(len(la), len(lb)) >= 1:
+                    out.append(Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if ok_a else a + ' '}{'' if ok_b else b}not a word"))
+                    i += 2
+                    continue
+        i += 1
+    return out

@@ -1,0 +1,148 @@
+"""Tests of the clean stage: what a reader of the cleaned laws relies on."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from pipeline.clean import CleanConfig, clean, clean_lines, clean_text, general_resources, load_resources
+from pipeline.model import Witness, WitnessText, replay
+
+ROOT = Path(__file__).resolve().parent.parent
+CORPUS = ROOT / "corpus"
+
+
+@pytest.fixture(scope="module")
+def fr():
+    return load_resources(CORPUS, "fr")
+
+
+@pytest.fixture(scope="module")
+def en():
+    return load_resources(CORPUS, "en")
+
+
+def run(text, res, lang="fr", **cfg):
+    w = Witness(id="t", file="-", game="ecarte", lang=lang, kind="ocr", title="t")
+    return clean(WitnessText(w, text), res, CleanConfig(**cfg))
+
+
+@pytest.mark.parametrize("path", sorted((CORPUS / "raw").glob("*.txt")), ids=lambda p: p.name[:3])
+def test_replay_gives_the_cleaned_text_on_every_seed(path, fr, en):
+    raw = path.read_text(encoding="utf-8")
+    res = fr if path.name[:3] in ("000", "001") else en
+    c = run(raw, res, res.lang)
+    assert replay(raw, c.corrections) == c.text
+    for k in c.corrections:
+        assert raw[k.start : k.end] == k.before
+    starts = [k.start for k in c.corrections]
+    assert starts == sorted(starts)
+
+
+WORDS = ["la", "carte", "cartes", "joueur", "talon", "donne", "l'adversaire", "qu'il", "ayent", "à-touts", "the", "trump", "deal"]
+NOISE = ["^", "*", "|", "»", "-\n", "- ", "\n", "  ", " ; ", "rn", "ii", "\u00ad", "Читать", "\r", "—", "1", "o"]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(NOISE), st.text(alphabet="aeilnorstuéà^*|» -\n", max_size=8)), max_size=40))
+def test_replay_invariant_on_generated_noisy_text(fr, parts):
+    raw = " ".join(parts)
+    c = run(raw, fr)
+    assert replay(raw, c.corrections) == c.text
+    for f in c.flags:
+        assert raw[f.start : f.end] == f.text
+    for p in c.page_breaks:
+        assert 0 <= p.clean_offset <= len(c.text)
+
+
+def test_historical_spellings_are_never_modernised(fr):
+    raw = "Les enfans qui ayent joué avoit dit qu'il étoit tems de placer les à-touts, et la couleur de son partner."
+    c = run(raw, fr)
+    for w in ["enfans", "ayent", "avoit", "étoit", "tems", "à-touts", "partner"]:
+        assert w in c.text
+    assert {r.orig for r in c.regularisations} >= {"enfans", "avoit", "étoit", "tems"}
+
+
+def test_clean_modern_sentences_are_unchanged(fr, en):
+    fr_s = "Le joueur qui donne distribue cinq cartes à son adversaire, et retourne la onzième pour faire l'atout."
+    en_s = "The dealer gives five cards to each player, and turns up the eleventh card for trumps."
+    assert run(fr_s, fr).corrections == ()
+    assert run(en_s, en, "en").corrections == ()
+    assert clean_text(en_s, "en") == en_s
+
+
+def test_non_word_repairs_outside_the_seeds(fr, en):
+    c = run("Si le joueur a reçu six cartef, il doit le dire avant de regarder son jeu.", fr)
+    assert "six cartes," in c.text
+    k = [x for x in c.corrections if x.before == "cartef"][0]
+    assert k.kind == "spelling" and k.after == "cartes" and k.candidates
+    c = run("If the dealer exposes a card, tbe adversary may call a fresh deal.", en, "en")
+    assert "the adversary" in c.text
+
+
+def test_elision_apostrophe_read_as_debris(fr):
+    c = run("Le coup est nul dès qu*il y a une carte de trop dans le talon.", fr)
+    assert "dès qu'il y a" in c.text
+    assert any(x.kind == "elision" for x in c.corrections)
+
+
+def test_running_head_line_becomes_page_break_and_split_word_is_joined(fr):
+    raw = ("Si le premier à jouer a une ou deux car-\n|2 DU WHIST.\ntes de trop, il peut en écarter une.\n"
+           "Le coup est bon.")
+    c = run(raw, fr)
+    assert "deux cartes de trop" in c.text
+    assert "WHIST" not in c.text
+    assert len(c.page_breaks) == 1
+    pb = c.page_breaks[0]
+    assert pb.page == "12" and pb.head == "DU WHIST." and pb.printed == "|2 DU WHIST."
+    assert c.text[pb.clean_offset - 3 : pb.clean_offset + 3] == "cartes"
+    kinds = {x.kind for x in c.corrections}
+    assert {"running_head", "hyphenation"} <= kinds
+
+
+def test_page_number_between_dashes_and_inline_head(fr, en):
+    c = run("ni les trois autres\n— l4 —\njoueurs n'ont leur nombre juste.", fr)
+    assert c.page_breaks and c.page_breaks[0].page == "14"
+    assert "— l4 —" not in c.text and "autres\njoueurs" in c.text
+    c = run("the dealer has not enough. WHIST 42 WHIST the adversary may call a new deal.", en, "en")
+    assert c.page_breaks and c.page_breaks[0].page == "42"
+    assert "42" not in c.text and "enough. the adversary" in c.text
+
+
+def test_hyphen_joins_and_real_compounds(en, fr):
+    c = run("The rules are appli- cable where the dealer is at fault.", en, "en")
+    assert "applicable where" in c.text
+    assert any(x.kind == "hyphenation" for x in c.corrections)
+    c = run("Il rend la main et vice-\nversa pour le coup suivant.", fr)
+    assert "vice-versa" in c.text
+    c = run("The rules are appli- cable where the dealer is at fault.", en, "en", join_hyphens=False)
+    assert "appli- cable" in c.text
+
+
+def test_web_debris_lines_are_removed(en):
+    raw = "Читать книгу Hoyle's Games - Страница 24\n\n38. The deal stands.\n\nConsult me"
+    c = run(raw, en, "en")
+    assert c.text.strip() == "38. The deal stands."
+    assert all(x.kind == "debris" for x in c.corrections)
+
+
+def test_lines_mode_keeps_the_line_count():
+    lines = ["Читать книгу", "", "Le coup est bon dès qu*il y a", "car-", "tes de trop ;", "— 11 —"]
+    out = clean_lines(lines, "fr")
+    assert len(out) == len(lines)
+    assert out[2] == "Le coup est bon dès qu'il y a"
+
+
+def test_uncertain_repair_is_flagged_not_guessed(fr):
+    # 'eu' for 'en' is a real word: without strong evidence it stays as printed
+    c = run("et n'en aurait écarté que deux, ou bien eu aurait écarté trois.", fr)
+    assert "eu aurait" in c.text
+
+
+def test_general_resources_work_without_the_corpus():
+    res = general_resources("en")
+    assert res.lexdata.domain == frozenset()
+    assert clean_text("It is most useful to us under present circumstances, and it aids tbe Treasury.", "en", res) \
+        == "It is most useful to us under present circumstances, and it aids the Treasury."

@@ -67,7 +67,8 @@ class CleanConfig:
     cand_min_zipf: float = 2.8  # wordfreq words less frequent cannot beat the margin: not searched
     # lexicon
     word_min_zipf: float = 3.0  # wordfreq zipf at which a word counts as known (hyphen joins, merges)
-    real_word_zipf: float = 2.3  # printed words at least this frequent are only changed with context evidence
+    nonword_zipf: float = 3.0  # printed words less frequent are judged by the noisy channel alone (margin)
+    real_word_zipf: float = 2.3  # printed words at least this frequent may also be changed with corpus evidence
     compound_part_zipf: float = 3.0  # both parts this frequent + joined form unknown: a real compound
     domain_boost: float = 1.0  # prior bonus (zipf units) of domain terms
     domain_floor: float = 3.5  # domain terms absent from wordfreq count as this frequent

@@ -218,7 +218,7 @@ class Repairer:
         cfg = self.cfg
         lw = tok.lower().replace("’", "'")
         z = self.zipf.get(lw, 0.0)
-        if z >= cfg.real_word_zipf and not ctx.pool:
+        if z >= max(cfg.nonword_zipf, cfg.real_word_zipf) and not ctx.pool:
             return None  # a known word, and no corpus evidence to judge it by
         if self.protected(lw):
             return None
@@ -233,15 +233,26 @@ class Repairer:
         if tok.isupper() and len(tok) > 1 and not has_junk:
             return None
         obs_z = self.zipf_of(lw) if not has_junk else 0.0
-        if obs_z >= cfg.real_word_zipf and not ctx.enabled:
-            return None
         obs = self.prior(lw, ctx.doc) + ctx.score(prev, lw, nxt, observed=True) if not has_junk else 0.0
         if has_junk:
             obs = cfg.junk_obs_score
-        if obs_z >= cfg.real_word_zipf:
+        first = None
+        modes = []
+        if obs_z < cfg.nonword_zipf:
+            modes.append(False)
+        if obs_z >= cfg.real_word_zipf and ctx.pool:
+            modes.append(True)
+        for real in modes:
+            d = self._decide(tok, lw, prev, nxt, ctx, obs, real)
+            if d is not None and d.apply:
+                return d
+            first = first or d
+        return first
+
+    def _decide(self, tok, lw, prev, nxt, ctx, obs, real) -> Decision | None:
+        cfg = self.cfg
+        if real:
             # real word: only candidates with context evidence can beat it
-            if not ctx.pool:
-                return None
             cands = [(w, c) for w, c in self.local_candidates(tok, ctx) if w != lw and c <= cfg.real_word_max_cost]
             scored = []
             seen_obs = ctx.attested(lw, observed=True)

@@ -65,8 +65,8 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
     data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
     text = decode_text(data, "<stdin>" if args.file == "-" else args.file)
-    config = CleanConfig(join_hyphens=not args.keep_hyphens, use_domain_lexicon=not args.general)
-    resources = load_resources(Path(args.corpus), args.lang)
+    config = CleanConfig(join_hyphens=not args.keep_hyphens)
+    resources = load_resources(Path(args.corpus), args.lang, domain=not args.general)
     if args.lines:
         lines = text.split("\n")
         if lines and lines[-1] == "":

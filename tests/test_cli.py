@@ -1,0 +1,56 @@
+"""The command line: cleaning any text, and the one-line errors of every subcommand."""
+from __future__ import annotations
+
+import io
+import json
+import sys
+
+import pytest
+
+from pipeline.__main__ import main
+
+
+def run(argv, capsys, stdin: str | None = None, monkeypatch=None):
+    if stdin is not None:
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(stdin.encode("utf-8")), encoding="utf-8"))
+    status = main(argv)
+    out = capsys.readouterr()
+    return status, out.out, out.err
+
+
+def test_clean_lines_keeps_one_output_line_per_input_line(capsys, monkeypatch):
+    text = "The dealer shows his cnrds\n\nA card played out of turn may be taken up\nfaced cards are discovered in dealing\n"
+    status, out, _ = run(["clean", "-", "--lang", "en", "--lines", "--keep-hyphens"], capsys, text, monkeypatch)
+    assert status == 0
+    assert len(out.splitlines()) == len(text.splitlines())
+    assert out.splitlines()[2] == "A card played out of turn may be taken up"
+
+
+def test_clean_repairs_text_from_outside_the_corpus(capsys, monkeypatch):
+    status, out, _ = run(["clean", "-", "--lang", "fr"], capsys, "Le joueur qui a une carie de trop perd la partie.\n", monkeypatch)
+    assert status == 0 and "une carte de trop" in out
+
+
+def test_clean_refuses_a_missing_file_and_non_utf8_input(capsys, monkeypatch, tmp_path):
+    status, _, err = run(["clean", str(tmp_path / "nope.txt"), "--lang", "fr"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "no such file" in err
+    bad = tmp_path / "latin1.txt"
+    bad.write_bytes("Règle".encode("latin-1"))
+    status, _, err = run(["clean", str(bad), "--lang", "fr"], capsys)
+    assert status == 2 and "not valid UTF-8" in err
+
+
+def test_referee_answers_from_the_rule_table_and_errors_in_one_line(capsys):
+    status, out, _ = run(["referee", "ecarte", "deal_out_of_turn", "discovered=after_trump", "--json"], capsys)
+    assert status == 0
+    answer = json.loads(out)
+    assert answer["ruling"]["outcome"] == "cards_reserved_for_next_deal"
+    cited = {c["law_id"] for c in answer["citations"]}
+    assert {"ecarte.fr-000.law-6", "ecarte.en-003.law-9"} <= cited
+    status, _, err = run(["referee", "ecarte", "deal_out_of_turn"], capsys)
+    assert status != 0 and err.count("\n") == 1 and "discovered" in err
+
+
+def test_unknown_scheduler_is_a_one_line_error(capsys, tmp_path):
+    status, _, err = run(["--out", str(tmp_path / "o"), "build", "--quiet", "--scheduler", "carrier-pigeon"], capsys)
+    assert status == 2 and "unknown scheduler" in err and not (tmp_path / "o").exists()

@@ -47,6 +47,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
@@ -93,6 +94,13 @@ class AlignConfig:
     # lookup
     fuzzy_cutoff: float = 80.0  # rapidfuzz ratio (0..100) for an unknown word to count as a glossary word
     fuzzy_min_len: int = 5  # shorter unknown words are never looked up fuzzily
+    fuzzy_known_zipf: float = 2.5  # a word this frequent in the language (wordfreq zipf) is a real word, not OCR
+    #   noise, and is never looked up fuzzily ("joint" is not a misread "point")
+    type_weights: tuple[tuple[str, float], ...] = (("adj", 0.7),)  # glossary types whose concepts weigh less
+    #   than nouns, verbs and phrases (1.0). ("role", 0.5) for the parties (player, dealer, adversary, partner)
+    #   removes a whist false positive but loses a sure Écarté link unless ratio is moved to 0.75 (a spike, not a
+    #   plateau); prep/adv at 0.4 also lost that link: both left off
+    split_power: float = 1.0  # a glossary word with k English equivalents counts 1/k**split_power for each
     subterm_weight: float = 0.5  # a multi-word term also counts its single-word glossary terms at this weight
     fuzzy_phrase_cutoff: float = 90.0  # rapidfuzz partial_ratio for a phrase missed by exact matching (OCR noise)
     fuzzy_phrase_min_chars: int = 10  # shorter phrases are never looked up fuzzily
@@ -111,6 +119,7 @@ class Term:
     words: tuple[str, ...]
     concepts: tuple[str, ...]
     label: str  # the term as written, for evidence
+    typ: str = ""  # glossary type (noun, verb, ...): used to choose a word's sense by its part of speech
 
 
 @dataclass(frozen=True)
@@ -211,6 +220,14 @@ def _fr_keys(lower: str, lemma: str) -> frozenset[str]:
     return frozenset(k for k in keys if k)
 
 
+def _fr_er_infinitives(word: str) -> set[str]:
+    """Infinitives of a present-tense form of a French -er verb ("retourne", "retournent" -> "retourner")."""
+    for end in ("ent", "es", "e"):
+        if word.endswith(end) and len(word) - len(end) >= 3:
+            return {word[: -len(end)] + "er"}
+    return set()
+
+
 def _digit_value(tok: str) -> str | None:
     """The value of a cardinal written in digits ("5").  Ordinals in digits ("6th") are nearly always
     cross-references to other laws, not quantities, and are ignored."""
@@ -222,6 +239,16 @@ class _Tok:
     keys: frozenset[str]
     text: str
     fuzzable: bool  # an alphabetic content word that may be looked up fuzzily
+    pos: str = ""  # universal part of speech (French, from spaCy); "" when unknown
+
+
+_POS_TYPES = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADJ": "adj"}
+
+
+def _sense_rank(tok: _Tok, term: Term) -> int:
+    """0 when a one-word term's glossary type agrees with the word's part of speech (or either is unknown)."""
+    want = _POS_TYPES.get(tok.pos)
+    return 1 if want and term.typ in _POS_TYPES.values() and term.typ != want else 0
 
 
 class _Matcher:
@@ -268,7 +295,7 @@ class _Matcher:
                     if id(term) not in seen:
                         seen.add(id(term))
                         cands.append((keyseq, term))
-            cands.sort(key=lambda x: -len(x[0]))
+            cands.sort(key=lambda x: (-len(x[0]), _sense_rank(t, x[1]) if len(x[0]) == 1 else 0))
             for keyseq, term in cands:
                 pos = self._match_at(toks, i, keyseq, max_gap, used if consume else None)
                 if pos is not None:
@@ -304,6 +331,8 @@ class _LangTables:
         self.resources = resources
         fr_terms: list[tuple[str, tuple[str, ...], str]] = []  # (fr phrase, concepts, label)
         en_terms: list[tuple[str, tuple[str, ...], str]] = []
+        self.term_types: dict[tuple[str, str], str] = {}  # (lang, phrase) -> glossary type
+        self.concept_types: dict[str, set[str]] = defaultdict(set)  # concept -> glossary types of its rows
         for fr, en, typ in resources.glossary:
             fr_alts = [a.strip() for a in fr.split("|") if a.strip()]
             en_alts = [a.strip() for a in en.split("|") if a.strip()]
@@ -317,10 +346,16 @@ class _LangTables:
                     en_terms.append((a, concept, a))
                 continue
             en_concepts = tuple(dict.fromkeys("en:" + " ".join(en_stem(w, forms) for w in _WORD_RE.findall(a)) for a in en_alts))
+            typ = typ.strip().lower()
+            for c in en_concepts:
+                self.concept_types[c].add(typ)
             for a in fr_alts:
                 fr_terms.append((a, en_concepts, a))
-            for a, c in zip(en_alts, en_concepts):
+                self.term_types.setdefault(("fr", a), typ)
+            for a in en_alts:
+                c = "en:" + " ".join(en_stem(w, forms) for w in _WORD_RE.findall(a))
                 en_terms.append((a, (c,), a))
+                self.term_types.setdefault(("en", a), typ)
         # the single-word English terms inside a multi-word term ("trump" in "trump card")
         singles = {c for _, cs, _ in en_terms for c in cs if c.startswith("en:") and " " not in c}
         self.subterms: dict[str, tuple[str, ...]] = {}
@@ -350,10 +385,12 @@ class _LangTables:
                     continue
                 lower = t.lower_.replace("’", "'")
                 keys = set(_fr_keys(lower, t.lemma_))
+                if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() == lower:
+                    keys.update(_fr_er_infinitives(lower))  # the small model leaves "retourne" unlemmatised
                 dv = _digit_value(lower)
                 if dv:
                     keys.add(dv)
-                toks.append(_Tok(frozenset(keys), t.text, t.is_alpha and not t.is_stop))
+                toks.append(_Tok(frozenset(keys), t.text, t.is_alpha and not t.is_stop, t.pos_))
             out.append(toks)
         return out
 
@@ -383,13 +420,16 @@ class _LangTables:
     def _build(self, raw, tokenize):
         terms, outs = raw
 
+        lang = "fr" if raw is self._fr_raw else "en"
+
         def compile_(items):
             toks = tokenize([s for s, _, _ in items])
             built = []
             for (s, concepts, label), tk in zip(items, toks):
                 if not tk:
                     continue
-                built.append((tuple(t.keys for t in tk), Term(tuple(t.text for t in tk), concepts, label)))
+                typ = self.term_types.get((lang, s), "")
+                built.append((tuple(t.keys for t in tk), Term(tuple(t.text for t in tk), concepts, label, typ)))
             return built
 
         gl = compile_(terms)
@@ -417,6 +457,16 @@ class _LangTables:
         return self._en
 
 
+@lru_cache(maxsize=None)
+def _zipf(word: str, lang: str) -> float:
+    """wordfreq's zipf frequency of a word (0 when wordfreq is missing or does not know it)."""
+    try:
+        import wordfreq
+    except ImportError:  # pragma: no cover - wordfreq is a pinned dependency of the clean stage
+        return 0.0
+    return wordfreq.zipf_frequency(word, lang)
+
+
 def _tables(resources: AlignResources) -> _LangTables:
     t = resources._cache.get("tables")
     if t is None:
@@ -441,12 +491,14 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
             labels: dict[str, str] = {}
 
             def add(term: Term, how: str):
-                k = len(term.concepts)
+                # a word with k English equivalents gives each 1/k (split_power 1) or 1/sqrt(k) (0.5: the
+                # word keeps the vector length of one word, and a match on one equivalent is not diluted)
+                share = 1.0 / len(term.concepts) ** config.split_power
                 for c in term.concepts:
-                    counts[c] += 1.0 / k
+                    counts[c] += share
                     labels.setdefault(c, how)
                     for sub in tabs.subterms.get(c, ()):
-                        counts[sub] += config.subterm_weight / k
+                        counts[sub] += config.subterm_weight * share
                         labels.setdefault(sub, how)
 
             found, used = gm.find(toks)
@@ -456,13 +508,15 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
             for i, t in enumerate(toks):
                 if i in used or not t.fuzzable or len(t.text) < config.fuzzy_min_len or not choices:
                     continue
+                if _zipf(t.text.lower(), lang) >= config.fuzzy_known_zipf:
+                    continue
                 key = (lang, t.text.lower(), config.fuzzy_cutoff)
                 if key not in fuzzy_cache:
                     m = process.extractOne(t.text.lower(), choices, scorer=fuzz.ratio, score_cutoff=config.fuzzy_cutoff)
                     fuzzy_cache[key] = m[0] if m else None
                 hit = fuzzy_cache[key]
                 if hit:
-                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable)  # so that outcome phrases see the repair
+                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable, t.pos)  # so that outcome phrases see the repair
                     for term in single.get(hit, ())[:1]:
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
@@ -561,6 +615,10 @@ class AlignModel:
             return w
         if c.startswith("out:"):
             return cfg.outcome_weight
+        types = _tables(self.resources).concept_types.get(c)
+        if types:
+            tw = dict(cfg.type_weights)
+            return max(tw.get(t, 1.0) for t in types)
         return 1.0
 
     def law_vector(self, law: Law | str) -> dict[str, float]:

@@ -11,7 +11,14 @@ Input laws: ``outputs/laws.csv`` when it exists (``--laws pipeline``, the defaul
 otherwise laws split from the gold reading texts (``--laws gold``) or from the raw seeds
 (``--laws raw``); the splitting helpers below are for development and tests only.
 
-Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--json PATH]``.
+Development golds written by us (``tests/fixtures/align/*.csv``, same format; NOT shared gold) are reported
+separately: the French whist rules fr-001 against Foster's laws en-002, and two small codes written for the purpose
+(``tests/fixtures/align/laws.csv``: a French Écarté code fr-901 against en-003, an English whist code en-901 against
+fr-001) that measure generalisation.  Each development gold is scored on the base laws plus the fixture witnesses it
+names; a seed witness missing from the base laws (fr-001, en-002 when laws come from the gold texts) is cleaned and
+segmented on the fly.
+
+Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--laws-csv PATH] [--json PATH]``.
 Shared dir: ``../shared`` from the project root, or ``$SHARED_DIR``.
 """
 from __future__ import annotations
@@ -32,6 +39,7 @@ from .align import AlignConfig, align, load_resources
 from .model import Law, Link, Witness
 
 ROOT = Path(__file__).resolve().parent.parent
+DEV_GOLD_DIR = ROOT / "tests" / "fixtures" / "align"
 MODERN_MARKER = "AI-modernized reading of the original text"
 
 
@@ -193,21 +201,65 @@ def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
             "false_positives": sorted(map(list, fp)), "missed": sorted(map(list, fn))}
 
 
-def evaluate(laws: Sequence[Law], shared: Path, corpus_dir: Path, config: AlignConfig = AlignConfig()) -> dict:
+def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
+    """Laws of seed witnesses cleaned and segmented on the fly (clean.py + segment.py), for development and tests."""
+    from .clean import clean, load_resources as clean_resources
+    from .corpus import get_witness, load_witnesses, witness_text
+    from .segment import segment
+
+    ws = load_witnesses(corpus_dir)
+    laws: list[Law] = []
+    for wid in witness_ids:
+        w = get_witness(ws, wid)
+        laws.extend(segment(clean(witness_text(corpus_dir, w), clean_resources(corpus_dir, w.lang)), w).laws)
+    return laws
+
+
+def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: Path, config: AlignConfig = AlignConfig(),
+                   extra_laws: Sequence[Law] = ()) -> list[dict]:
+    """Score each gold file; ``extra_laws`` (fixture witnesses) join the laws of a gold file that names their witness,
+    and a corpus witness named by a gold file but missing from ``laws`` is segmented on the fly."""
     witnesses = load_witness_meta(corpus_dir)
     resources = load_resources(corpus_dir)
-    by_game: dict[str, list[Law]] = defaultdict(list)
-    for l in laws:
-        by_game[l.game].append(l)
-    links = {g: align(ls, resources, config, witnesses) for g, ls in by_game.items()}
+    have = {l.witness_id for l in laws}
+    extra_by_wit: dict[str, list[Law]] = defaultdict(list)
+    for l in extra_laws:
+        extra_by_wit[l.witness_id].append(l)
+    cache: dict[tuple[str, tuple[str, ...]], tuple[Link, ...]] = {}
     results = []
-    for gold in sorted((shared / "gold").glob("*_*_*.csv")):
+    for gold in gold_files:
         game, wa, wb, sure, possible = read_gold(gold)
-        res = score_links(links.get(game, ()), wa, wb, sure, possible)
+        added = tuple(sorted(w for w in (wa, wb) if w in extra_by_wit))
+        key = (game, added)
+        if key not in cache:
+            missing = [w for w in (wa, wb) if w not in have and w not in extra_by_wit and w in witnesses]
+            game_laws = [l for l in laws if l.game == game] + [l for w in added for l in extra_by_wit[w]]
+            game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
+            cache[key] = align(game_laws, resources, config, witnesses)
+        res = score_links(cache[key], wa, wb, sure, possible)
         res["gold"] = gold.name
         res["game"] = game
         results.append(res)
-    return {"pairs": results}
+    return results
+
+
+def dev_gold_files(dev_dir: Path = DEV_GOLD_DIR) -> list[Path]:
+    return sorted(p for p in dev_dir.glob("*_*_*.csv")) if dev_dir.is_dir() else []
+
+
+def dev_fixture_laws(dev_dir: Path = DEV_GOLD_DIR) -> list[Law]:
+    p = dev_dir / "laws.csv"
+    return pipeline_laws(p) if p.exists() else []
+
+
+def evaluate(laws: Sequence[Law], shared: Path, corpus_dir: Path, config: AlignConfig = AlignConfig(),
+             dev_dir: Path | None = DEV_GOLD_DIR) -> dict:
+    """Shared gold (``pairs``) and, when ``dev_dir`` is given, our development golds (``dev_pairs``)."""
+    shared_files = sorted((shared / "gold").glob("*_*_*.csv"))
+    out = {"pairs": evaluate_golds(laws, shared_files, corpus_dir, config)}
+    if dev_dir is not None:
+        out["dev_pairs"] = evaluate_golds(laws, dev_gold_files(dev_dir), corpus_dir, config, dev_fixture_laws(dev_dir))
+    return out
 
 
 def write_json_atomic(path: Path, data: dict) -> None:
@@ -224,12 +276,26 @@ def write_json_atomic(path: Path, data: dict) -> None:
         raise
 
 
+def _print_table(rows: Sequence[dict]) -> None:
+    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3}")
+    for r in rows:
+        print(f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
+              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d}")
+        for a, b in r["false_positives"]:
+            print(f"    false positive: {a} ~ {b}")
+        for a, b in r["missed"]:
+            print(f"    missed:         {a} ~ {b}")
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     laws_csv = ROOT / "outputs" / "laws.csv"
     ap.add_argument("--laws", choices=("pipeline", "gold", "raw"), default="pipeline" if laws_csv.exists() else "gold")
+    ap.add_argument("--laws-csv", type=Path, help="a laws.csv of a build elsewhere (e.g. /tmp/x/laws.csv); implies --laws pipeline")
     ap.add_argument("--json", type=Path, default=ROOT / "outputs" / "eval" / "alignment.json")
     args = ap.parse_args(argv)
+    if args.laws_csv:
+        laws_csv, args.laws = args.laws_csv, "pipeline"
     shared = shared_dir()
     corpus_dir = ROOT / "corpus"
     witnesses = load_witness_meta(corpus_dir)
@@ -244,15 +310,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         laws = raw_laws(witnesses)
     result = evaluate(laws, shared, corpus_dir)
     result["laws_source"] = args.laws
-    print(f"alignment vs gold (laws from {args.laws})")
-    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3}")
-    for r in result["pairs"]:
-        print(f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
-              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d}")
-        for a, b in r["false_positives"]:
-            print(f"    false positive: {a} ~ {b}")
-        for a, b in r["missed"]:
-            print(f"    missed:         {a} ~ {b}")
+    src = str(laws_csv) if args.laws == "pipeline" else args.laws
+    print(f"alignment vs shared gold ({shared / 'gold'}; laws from {src})")
+    _print_table(result["pairs"])
+    print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
+          "fr-901 and en-901 are fixture codes in laws.csv there)")
+    _print_table(result["dev_pairs"])
     write_json_atomic(args.json, result)
     print(f"wrote {args.json}")
     return 0

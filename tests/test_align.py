@@ -11,7 +11,12 @@ import pytest
 
 from pipeline.align import AlignConfig, AlignModel, LINK_KINDS, align, en_stem, load_resources, similarity
 from pipeline.evaluate_align import (
+    DEV_GOLD_DIR,
     ROOT,
+    dev_fixture_laws,
+    dev_gold_files,
+    evaluate_golds,
+    segmented_laws,
     evaluate,
     gold_laws,
     load_witness_meta,
@@ -69,7 +74,7 @@ def test_glossary_is_a_documented_list_of_game_terms():
     assert rows[0] == ["fr", "en", "type"]
     body = rows[1:]
     assert len(body) > 80
-    allowed = {"noun", "verb", "adj", "adv", "prep", "phrase", "qty", "num"}
+    allowed = {"noun", "verb", "adj", "adv", "prep", "phrase", "qty", "num", "role"}
     for r in body:
         assert len(r) == 3 and r[0] and r[1] and r[2] in allowed, r
         assert not any(c.isdigit() for c in r[0]) or r[2] == "num", f"law numbers do not belong in a glossary: {r}"
@@ -296,3 +301,55 @@ def test_ocr_noise_in_french_phrases_and_words_is_tolerated(resources):
     concepts = model.analyses[noisy.id].concepts
     assert "out:deal_stands" in concepts and "out:new_deal" in concepts
     assert "en:point" in concepts
+
+
+# ---------------------------------------------------------------------------------------------- development golds
+# tests/fixtures/align: written by us, not shared gold.  whist_fr001_en002 is the seed whist pair read by hand; the
+# other two score fixture codes (laws.csv there) written in 19th-century style against the seeds, in another order,
+# each with one law that has no counterpart.  Floors sit at the level reached, so that a regression fails.
+
+
+@pytest.fixture(scope="session")
+def dev_results(dev_laws):
+    whist = segmented_laws(CORPUS, ("fr-001", "en-002"))  # cleaned and segmented by the pipeline's own stages
+    res = evaluate_golds(dev_laws + whist, dev_gold_files(), CORPUS, AlignConfig(), dev_fixture_laws())
+    return {r["gold"]: r for r in res}
+
+
+def test_dev_golds_are_present_and_well_formed():
+    names = {p.name for p in dev_gold_files()}
+    assert {"whist_fr001_en002.csv", "ecarte_fr901_en003.csv", "whist_en901_fr001.csv"} <= names
+    game, wa, wb, sure, possible = read_gold(DEV_GOLD_DIR / "whist_fr001_en002.csv")
+    assert (game, wa, wb) == ("whist", "fr-001", "en-002")
+    assert ("whist.fr-001.rule-5", "whist.en-002.law-37.c") in sure and not sure & possible
+
+
+def test_fixture_codes_align_with_unmatched_law_left_alone(dev_results):
+    fr = dev_results["ecarte_fr901_en003.csv"]
+    assert fr["f1"] >= 0.95, fr
+    en = dev_results["whist_en901_fr001.csv"]
+    assert en["f1"] >= 0.9, en
+    extra = {"ecarte.fr-901.law-23", "whist.en-901.law-24"}  # the laws with no counterpart
+    assert not any(a in extra or b in extra for r in (fr, en) for a, b in r["false_positives"])
+
+
+def test_whist_seed_pair_dev_gold(dev_results):
+    r = dev_results["whist_fr001_en002.csv"]
+    assert r["f1"] >= 0.54 and r["precision"] >= 0.5, r  # 0.545 now; was 0.50 (P 0.43) before the whist glossary
+
+
+def test_seed_gold_holds_when_fixture_witnesses_join_the_game(dev_laws):
+    """Other codes of the same game change the TF-IDF weights; the seed links must not depend on them."""
+    res = evaluate_golds(dev_laws, sorted((shared_dir() / "gold").glob("*_*_*.csv")), CORPUS, AlignConfig(),
+                         dev_fixture_laws())
+    assert all(r["f1"] == 1.0 for r in res), res
+
+
+def test_french_sense_by_part_of_speech_and_known_words_not_fuzzed(resources):
+    fr = W("fr-904", "fr", "a", "whist")
+    law = make_law("whist", fr, 1, 0, "Quand on retourne une carte en donnant, à moins que ce ne soit la faute des adversaires, "
+                                      "il la joint à son jeu.")
+    c = AlignModel([law], resources).analyses[law.id].concepts
+    assert "en:expos" in c and "en:trump" not in c  # the verb "retourne" (turns up), not the noun (trump card)
+    assert "en:unless" in c and "en:too few" not in c  # "à moins que" is not "moins" (too few)
+    assert "en:point" not in c  # "joint" is a French word, not a misread "point"

@@ -24,7 +24,7 @@ from pathlib import Path
 import regex
 
 from .edits import Edit, EditBuffer
-from .lexicon import CorpusCounts, GeneralLexicon, LexiconData, general_lexicon, load_corpus_counts, load_lexicon_data
+from .lexicon import CorpusCounts, GeneralLexicon, LexiconData, general_lexicon, load_lexicon_data
 from .model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .normalise import (
     pass_control,
@@ -94,7 +94,8 @@ class CleanConfig:
 
 @dataclass
 class CleanResources:
-    """Everything the clean stage reads: data files, wordfreq lists, the corpus's own counts."""
+    """Everything the clean stage reads: data files and wordfreq lists (``corpus`` stays empty: kept for
+    compatibility; a witness is cleaned from its own text, the data files and the config only)."""
 
     lang: str
     lexdata: LexiconData
@@ -113,8 +114,9 @@ class CleanResources:
 def _load(corpus_dir: str, lang: str, domain: bool) -> CleanResources:
     cdir = Path(corpus_dir)
     lex = load_lexicon_data(cdir / "lexicon", lang, domain=domain)
-    corpus = load_corpus_counts(cdir, lang) if domain else CorpusCounts()
-    return CleanResources(lang, lex, general_lexicon(lang, CleanConfig.cand_min_zipf), corpus)
+    # only data files and general word lists: never the other raw texts of the corpus (the build caches
+    # each witness's cleaning by its own raw text + code + data files)
+    return CleanResources(lang, lex, general_lexicon(lang, CleanConfig.cand_min_zipf))
 
 
 def load_resources(corpus_dir: Path, lang: str, domain: bool = True) -> CleanResources:

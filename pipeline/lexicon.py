@@ -110,6 +110,7 @@ class GeneralLexicon:
     lang: str
     zipf: dict[str, float]
     buckets: dict[int, list[str]]  # candidate words (zipf >= cand_min_zipf) by length
+    deletes: dict[str, list[str]] = field(default_factory=dict)  # deletion (<= 2 chars) -> candidate words
 
 
 @lru_cache(maxsize=4)
@@ -127,7 +128,30 @@ def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
         zipf[w] = z
         if z >= cand_min_zipf:
             buckets.setdefault(len(w), []).append(w)
-    return GeneralLexicon(lang, zipf, buckets)
+    return GeneralLexicon(lang, zipf, buckets, _deletion_index(buckets))
+
+
+def _deletion_index(buckets: dict[int, list[str]]) -> dict[str, list[str]]:
+    """SymSpell deletion index: every string made by deleting up to 2 characters of a candidate word
+    (1 for words of 3 letters or fewer) -> those words.  Built once per language (~2 s)."""
+    idx: dict[str, list[str]] = {}
+    for ws in buckets.values():
+        for w in ws:
+            ds = {w}
+            n = len(w)
+            for i in range(n):
+                d = w[:i] + w[i + 1 :]
+                ds.add(d)
+                if n > 3:
+                    for j in range(i, n - 1):
+                        ds.add(d[:j] + d[j + 1 :])
+            for d in ds:
+                lst = idx.get(d)
+                if lst is None:
+                    idx[d] = [w]
+                else:
+                    lst.append(w)
+    return idx
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,22 @@ def _strip_accents(ch: str) -> str:
     return d[0] if d else ch
 
 
+def deletes(w: str, n: int) -> set[str]:
+    """``w`` and every string obtained by deleting up to ``n`` characters (SymSpell)."""
+    out = {w}
+    frontier = {w}
+    for _ in range(n):
+        nxt = set()
+        for x in frontier:
+            if len(x) <= 1:
+                continue
+            for i in range(len(x)):
+                nxt.add(x[:i] + x[i + 1 :])
+        out |= nxt
+        frontier = nxt
+    return out
+
+
 def case_like(model: str, word: str) -> str:
     """Give ``word`` the case pattern of ``model`` (lower, Title, UPPER)."""
     letters = [c for c in model if c.isalpha()]
@@ -136,13 +152,14 @@ class Repairer:
         self.hist = res.lexdata.historical
         self.elision = res.lexdata.elision
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
-        self.corpus_uni: Counter = Counter()
-        for _, u, _ in res.corpus.files:
-            self.corpus_uni.update(u)
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
-        # small pool always searched: domain terms and words the corpus uses often
-        self.local = sorted({w for w in self.domain if w.isalpha()} | {w for w, n in self.corpus_uni.items() if n >= cfg.corpus_min_count + 1 and w.isalpha() and self.zipf.get(w, 0) >= cfg.word_min_zipf})
-        self._near_cache: dict[int, list[str]] = {}
+        # small pool always searched: the domain terms (the witness's own words are added per text)
+        self.local = sorted(w for w in self.domain if w.isalpha())
+        self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
+        self.local_index: dict[str, list[str]] = {}
+        for w in self.local:
+            for d in deletes(w, 2):
+                self.local_index.setdefault(d, []).append(w)
 
     # ---- lexicon -------------------------------------------------------------------------
     def protected(self, lw: str) -> bool:
@@ -159,7 +176,7 @@ class Repairer:
         z = self.zipf_of(lw)
         if lw in self.domain:
             z = max(z, self.cfg.domain_floor) + self.cfg.domain_boost
-        n = self.corpus_uni.get(lw, 0) + (doc.get(lw, 0) if doc else 0)
+        n = doc.get(lw, 0) if doc else 0
         if n >= self.cfg.corpus_min_count:
             z += self.cfg.corpus_boost * math.log10(n)
         return z
@@ -168,9 +185,7 @@ class Repairer:
         lw = w.lower().replace("’", "'")
         if self.protected(lw):
             return True
-        if self.zipf.get(lw, 0.0) >= self.cfg.word_min_zipf:
-            return True
-        return self.corpus_uni.get(lw, 0) >= self.cfg.corpus_min_count + 1
+        return self.zipf.get(lw, 0.0) >= self.cfg.word_min_zipf
 
     def is_compound(self, a: str, b: str) -> bool:
         lw = (a + "-" + b).lower()
@@ -181,30 +196,36 @@ class Repairer:
         return self.zipf.get(a.lower(), 0) >= self.cfg.compound_part_zipf and self.zipf.get(b.lower(), 0) >= self.cfg.compound_part_zipf
 
     # ---- candidates ----------------------------------------------------------------------
-    def _near(self, n: int) -> list[str]:
-        lst = self._near_cache.get(n)
-        if lst is None:
-            lst = []
-            for k in range(max(1, n - 2), n + 3):
-                lst.extend(self.buckets.get(k, ()))
-            lst.extend(w for w in self.domain if n - 2 <= len(w) <= n + 2 and w.isalpha())
-            lst = list(dict.fromkeys(lst))
-            self._near_cache[n] = lst
-        return lst
-
     def candidates(self, tok: str) -> list[tuple[str, float]]:
-        """Lexicon words near ``tok`` with their channel cost, cheapest first (cached)."""
+        """Lexicon words near ``tok`` with their channel cost, cheapest first (cached).
+
+        Retrieval is a SymSpell-style lookup: the deletions (up to 2) of the token are looked up in the
+        deletion index of the candidate words; the hits are checked with Levenshtein (C), and only the
+        ``max_candidates`` closest (then most frequent) get the weighted OCR channel cost (Python DP)."""
         hit = self._cand_cache.get(tok)
         if hit is not None:
             return hit
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
-        found = process.extract(lt, self._near(len(lt)), scorer=Levenshtein.distance, score_cutoff=maxd, limit=self.cfg.max_candidates)
-        if self.local:
-            found = list(found) + list(process.extract(lt, self.local, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None))
-        found = list(dict.fromkeys(x[0] for x in found))
-        out = []
+        found: set[str] = set()
+        idx, lidx = self.index, self.local_index
+        for d in deletes(lt, 2):
+            ws = idx.get(d)
+            if ws:
+                found.update(ws)
+            ws = lidx.get(d)
+            if ws:
+                found.update(ws)
+        dist = Levenshtein.distance
+        zipf = self.zipf
+        scored = []
         for w in found:
+            k = dist(lt, w, score_cutoff=maxd)
+            if k <= maxd:
+                scored.append((k, -zipf.get(w, 0.0), w))
+        scored.sort()
+        out = []
+        for _, _, w in scored[: self.cfg.max_candidates]:
             c = self.channel.cost(tok, w)
             if c <= self.cfg.max_cost:
                 out.append((w, c))
@@ -330,7 +351,7 @@ class Repairer:
 
 
 class Context:
-    """Bigram evidence for one text: the witness's own bigrams and those of the other corpus texts."""
+    """Bigram evidence for one text: the witness's own word and bigram counts."""
 
     def __init__(self, repairer: Repairer, text: str, enabled: bool):
         from .lexicon import count_text
@@ -341,20 +362,15 @@ class Context:
         cfg = repairer.cfg
         self.weight = cfg.context_weight
         if enabled:
+            # evidence comes from this text alone (plus the data files): cleaning one witness never
+            # depends on the other scans of the corpus, so its cached result stays valid when one is added
             self.doc, self.bi = count_text(text)
-            other, other_uni = Counter(), Counter()
-            for ftext, u, b in repairer.res.corpus.files:
-                if text.strip() and text.strip()[:200] in ftext:
-                    continue
-                other.update(b)
-                other_uni.update(u)
-            self.other, self.other_uni = other, other_uni
+            self.other, self.other_uni = Counter(), Counter()
             n = cfg.corpus_min_count + 1
             pool = set(repairer.local)
             pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
-            pool.update(w for w, k in other_uni.items() if k >= n and w.isalpha())
             self.pool = sorted(pool)
-            if not repairer.local or sum(self.doc.values()) + sum(other_uni.values()) < cfg.context_min_tokens:
+            if not repairer.local or sum(self.doc.values()) < cfg.context_min_tokens:
                 self.pool = []  # too little text to be evidence
         else:
             self.pool = []

@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -25,7 +27,6 @@
 # %%
 import importlib.util
 import json
-import io
 import os
 from pathlib import Path
 
@@ -33,27 +34,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from IPython.display import Image, display
 import pandas as pd
 
 
-def project_root(start: Path) -> Path:
-    for p in [start, *start.parents]:
-        if (p / "pipeline" / "__init__.py").is_file():
-            return p
-    raise FileNotFoundError("run the notebook inside the project")
+from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
 
-
-def show(fig) -> None:
-    """Render a figure as PNG in the notebook (Agg backend, no GUI) and free it."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    display(Image(data=buf.getvalue(), format="png"))
-
-
-ROOT = project_root(Path.cwd().resolve())
-OUT = Path(os.environ.get("PIPELINE_OUTPUTS", ROOT / "outputs"))
+OUT = outputs_dir()
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
 GOLD = SHARED / "gold"
 

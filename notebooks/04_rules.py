@@ -5,6 +5,8 @@
 #     text_representation:
 #       extension: .py
 #       format_name: percent
+#       format_version: '1.3'
+#       jupytext_version: 1.19.6
 #   kernelspec:
 #     display_name: Python 3 (ipykernel)
 #     language: python
@@ -22,8 +24,6 @@
 
 # %%
 import json
-import io
-import os
 import re
 from collections import defaultdict
 from pathlib import Path
@@ -32,27 +32,12 @@ import matplotlib
 
 matplotlib.use("Agg")
 import matplotlib.pyplot as plt
-from IPython.display import Image, display
 import pandas as pd
 
 
-def project_root(start: Path) -> Path:
-    for p in [start, *start.parents]:
-        if (p / "pipeline" / "__init__.py").is_file():
-            return p
-    raise FileNotFoundError("run the notebook inside the project")
+from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
 
-
-def show(fig) -> None:
-    """Render a figure as PNG in the notebook (Agg backend, no GUI) and free it."""
-    buf = io.BytesIO()
-    fig.savefig(buf, format="png", dpi=100)
-    plt.close(fig)
-    display(Image(data=buf.getvalue(), format="png"))
-
-
-ROOT = project_root(Path.cwd().resolve())
-OUT = Path(os.environ.get("PIPELINE_OUTPUTS", ROOT / "outputs"))
+OUT = outputs_dir()
 
 from pipeline.model import Law, Link  # noqa: E402
 from pipeline.site import rule_rows, rules_by_law, synoptic_rows  # noqa: E402

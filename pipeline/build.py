@@ -301,58 +301,34 @@ def laws_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
     return df
 
 
-def corrections_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+def _cell(value):
+    if isinstance(value, tuple):
+        return "|".join(value)
+    if isinstance(value, float):
+        return round(value, 3)
+    return value
+
+
+def _records_frame(results: Sequence[WitnessResult], attr: str, columns: list[str]) -> pd.DataFrame:
+    """One row per record of ``Cleaned.<attr>`` (corrections, flags, page breaks) of every witness."""
     rows = [
-        {
-            "witness": r.witness.id,
-            "start": c.start,
-            "end": c.end,
-            "before": c.before,
-            "after": c.after,
-            "kind": c.kind,
-            "method": c.method,
-            "confidence": round(c.confidence, 3),
-            "candidates": "|".join(c.candidates),
-            "evidence": c.evidence,
-        }
+        {"witness": r.witness.id, **{c: _cell(getattr(x, c)) for c in columns[1:]}}
         for r in results
-        for c in r.cleaned.corrections
+        for x in getattr(r.cleaned, attr)
     ]
-    return pd.DataFrame(rows, columns=CORRECTION_COLUMNS)
+    return pd.DataFrame(rows, columns=columns)
+
+
+def corrections_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+    return _records_frame(results, "corrections", CORRECTION_COLUMNS)
 
 
 def flags_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
-    rows = [
-        {
-            "witness": r.witness.id,
-            "start": f.start,
-            "end": f.end,
-            "text": f.text,
-            "candidates": "|".join(f.candidates),
-            "confidence": round(f.confidence, 3),
-            "reason": f.reason,
-        }
-        for r in results
-        for f in r.cleaned.flags
-    ]
-    return pd.DataFrame(rows, columns=FLAG_COLUMNS)
+    return _records_frame(results, "flags", FLAG_COLUMNS)
 
 
 def pages_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
-    rows = [
-        {
-            "witness": r.witness.id,
-            "page": p.page,
-            "head": p.head,
-            "printed": p.printed,
-            "raw_start": p.raw_start,
-            "raw_end": p.raw_end,
-            "clean_offset": p.clean_offset,
-        }
-        for r in results
-        for p in r.cleaned.page_breaks
-    ]
-    return pd.DataFrame(rows, columns=PAGE_COLUMNS)
+    return _records_frame(results, "page_breaks", PAGE_COLUMNS)
 
 
 def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.DataFrame:

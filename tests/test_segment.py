@@ -2,7 +2,7 @@
 
 Seed witnesses are segmented from their raw text with minimal preprocessing done here (the running
 head / page-number line dropped and recorded as a PageBreak), because the cleaner is a separate
-stage; the segmenter must read OCR-mangled numbers itself.  Gold texts (/work/shared/gold) are
+stage; the segmenter must read OCR-mangled numbers itself.  Gold texts (../shared/gold) are
 segmented too: they must give the same numbers, and the laws must match the gold law texts.
 """
 from __future__ import annotations
@@ -18,12 +18,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from conftest import SHARED
 from pipeline.model import Cleaned, PageBreak, Segmented, Witness
 from pipeline.segment import SegmentConfig, decode_numbering, load_markers, segment
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
-GOLD = Path("/work/shared/gold")
+GOLD = SHARED / "gold"
 
 
 # ---------------------------------------------------------------------------------------------

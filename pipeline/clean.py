@@ -32,6 +32,7 @@ from .normalise import (
     pass_debris_lines,
     pass_ftfy,
     pass_hyphenation,
+    pass_inword_debris,
     pass_running_heads,
 )
 from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, merge_edits
@@ -76,6 +77,8 @@ class CleanConfig:
     corpus_min_count: int = 2  # occurrences before the corpus counts as evidence
     # decisions
     margin: float = 2.2  # score gain (zipf units) a repair must show over the printed word
+    unknown_channel_scale: float = 2.5  # channel scale when the printed token is unknown
+    unknown_margin: float = 1.0  # the same for a token no lexicon knows or with debris in it (no evidence for itself)
     short_margin: float = 1.3  # extra margin for words of 3 letters or fewer
     junk_obs_score: float = 0.0  # score of a printed token containing debris characters / digits
     real_word_max_cost: float = 0.7  # real-word repairs: only cheap OCR confusions
@@ -87,7 +90,10 @@ class CleanConfig:
     conf_offset: float = 0.2  # shifts the logistic confidence of a repair
     split_min_len: int = 5  # shortest merged token tried as two words
     split_left_zipf: float = 5.8  # left part of a split must be this frequent (du, son, the ...)
-    split_cost: float = 0.4  # channel cost of a lost space
+    split_cost: float = 0.8  # channel cost of a lost space (0.4 split real words apart on ICDAR: "had get", "si ment")
+    split_right_zipf: float = 4.5  # right part of a split must be this frequent (or a domain term)
+    inword_debris: str = "<>{}()%«&^9"  # characters that are OCR debris when found between two letters
+    cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
     report_candidates: int = 5
 
@@ -213,6 +219,33 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
     buf.apply(_dedupe(edits))
 
 
+ELISION_FIXES = (
+    # (pattern, replacement builder, what): an elided article/pronoun whose apostrophe or letter OCR misread
+    (regex.compile(r"(?<![\p{L}'’])[TJI1]['’](on)\b"), lambda m: "l'" + m.group(1), "l'on with l read as a capital"),
+    (regex.compile(r"(?<![\p{L}'’])([Qq]u)\p{Lu}(ls?)\b"), lambda m: m.group(1) + "'i" + m.group(2), "qu'il with 'i read as a capital"),
+)
+LEADING_APOS = regex.compile(r"(?<=[\s(])['’]([aeiouyéèêâîôûh]\p{Ll}+)\b")
+CAP_T_ELISION = regex.compile(r"(?<![\p{L}'’])T([aeiouéèêâîô]\p{Ll}+)\b")
+
+
+def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
+    """French elisions damaged by OCR: ``J'on`` -> ``l'on``, ``quMl`` -> ``qu'il``, ``Tautre`` ->
+    ``l'autre`` (l' read as T), `` 'ordre`` -> ``l'ordre`` (the l lost) when the word is known."""
+    edits = []
+    for pat, fix, why in ELISION_FIXES:
+        for m in pat.finditer(text):
+            edits.append(Edit(m.start(), m.end(), fix(m), "elision", "regex:elision", 0.85, (fix(m),), why))
+    for m in CAP_T_ELISION.finditer(text):
+        w = m.group(1)
+        if rep.is_word(w) and not rep.is_word("t" + w) and not _sentence_start(text, m.start()):
+            edits.append(Edit(m.start(), m.start(1), "l'", "elision", "lexicon:elision", 0.8, ("l'" + w,), f"l' read as T before {w!r}"))
+    for m in LEADING_APOS.finditer(text):
+        w = m.group(1)
+        if rep.is_word(w) and text[m.end(): m.end() + 1] not in ("'", "’"):
+            edits.append(Edit(m.start(), m.start(), "l", "elision", "lexicon:elision", 0.75, ("l'" + w,), f"l of l' lost before {w!r}"))
+    return _dedupe(edits)
+
+
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
 
 
@@ -291,6 +324,10 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     if config.join_hyphens:
         buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound))
     buf.apply(pass_debris_chars(buf.text, resources.lang, config))
+    if config.repair_words:
+        buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word))
+        if rep.lang == "fr" and "l" in rep.elision:
+            buf.apply(_elision_pass(buf.text, rep))
     if config.repair_words:
         fl, rg = [], []
         _word_pass(buf, rep, config, fl, rg, real_words=False)

@@ -256,6 +256,24 @@ def pass_debris_chars(text: str, lang: str, cfg) -> list[Edit]:
     return _non_overlapping(edits)
 
 
+def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -> list[Edit]:
+    """A debris character between letters (``p>ack``, ``trump>card``, ``teni^le``): dropped when the two
+    sides make one word, read as a lost space when each side is a word on its own."""
+    if not debris:
+        return []
+    cls = "[" + regex.escape(debris) + "]+"
+    edits = []
+    for m in regex.finditer(rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])", text):
+        a, d, b = m.group(1), m.group(2), m.group(3)
+        s, e = m.start(2), m.end(2)
+        joined, wa, wb = is_word(a + b), is_word(a), is_word(b)
+        if joined and not (wa and wb and len(a) > 1 and len(b) > 1):
+            edits.append(Edit(s, e, "", "debris", "lexicon:inword-debris", 0.85, (a + b,), f"debris {d!r} inside {a + b!r}"))
+        elif wa and wb and (len(a) > 1 or a.lower() in ("a", "à", "y", "i")):
+            edits.append(Edit(s, e, " ", "split", "lexicon:debris-space", 0.8, (a + " " + b,), f"debris {d!r} for a lost space between {a!r} and {b!r}"))
+    return edits
+
+
 HYPH_EOL = regex.compile(r"(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
 HYPH_INLINE = regex.compile(r"(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
 

@@ -35,6 +35,12 @@ def _strip_accents(ch: str) -> str:
     return d[0] if d else ch
 
 
+@lru_cache(maxsize=500_000)
+def fold_accents(w: str) -> str:
+    """``w`` without accents (é -> e): accent slips are cheap, so candidate distances ignore them."""
+    return "".join(_strip_accents(ch) for ch in w)
+
+
 def deletes(w: str, n: int) -> set[str]:
     """``w`` and every string obtained by deleting up to ``n`` characters (SymSpell)."""
     out = {w}
@@ -219,8 +225,9 @@ class Repairer:
         dist = Levenshtein.distance
         zipf = self.zipf
         scored = []
+        ft = fold_accents(lt)
         for w in found:
-            k = dist(lt, w, score_cutoff=maxd)
+            k = dist(ft, fold_accents(w), score_cutoff=maxd)
             if k <= maxd:
                 scored.append((k, -zipf.get(w, 0.0), w))
         scored.sort()
@@ -249,7 +256,8 @@ class Repairer:
         has_junk = any(c in JUNK or c.isdigit() for c in tok)
         # capitalised words inside a sentence are likely names: leave them unless debris is in them
         if not has_junk and tok[:1].isupper() and not ctx.sentence_start and len(tok) > 1 and not tok.isupper():
-            if self.zipf.get(lw, 0) < cfg.word_min_zipf:
+            lookalike = tok[0] in cfg.cap_lookalikes and tok[1:].islower() and self.zipf_of(lw) == 0.0 and self.domain
+            if self.zipf.get(lw, 0) < cfg.word_min_zipf and not lookalike:
                 return None
         if tok.isupper() and len(tok) > 1 and not has_junk:
             return None
@@ -286,10 +294,16 @@ class Repairer:
             margin = cfg.real_word_margin
             kind, method = "real_word", "context-bigram+confusion"
         else:
+            # a token no lexicon knows (or with debris in it) has no evidence for itself: the choice is
+            # among the candidates (own channel scale), against a lower margin
+            unknown = obs <= cfg.junk_obs_score and self.zipf_of(lw) == 0.0 or any(ch in JUNK or ch.isdigit() for ch in tok)
+            scale = cfg.unknown_channel_scale if unknown and self.domain else cfg.channel_scale
             cands = self.candidates(tok)
-            scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - cfg.channel_scale * c, w, c) for w, c in cands if w != lw]
+            scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * c, w, c) for w, c in cands if w != lw]
             scored += self.split_candidates(tok, ctx)
-            margin = cfg.margin + (cfg.short_margin if len(lw) <= 3 else 0.0)
+            # (only with a witness's domain resources: on general text the measured precision of
+            # lower margins is too low, see evaluate_clean)
+            margin = (cfg.unknown_margin if unknown and self.domain else cfg.margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
             kind, method = "spelling", "lexicon+confusion-levenshtein"
         if not scored:
             return None
@@ -343,7 +357,7 @@ class Repairer:
                 continue
             opts = [(right, 0.0)] if self.is_word(right) else self.candidates(right)[:3]
             for w, c in opts:
-                if self.zipf_of(w) < cfg.word_min_zipf and w not in self.domain:
+                if self.zipf_of(w) < cfg.split_right_zipf and w not in self.domain:
                     continue
                 s = min(self.prior(left, ctx.doc), self.prior(w, ctx.doc)) - cfg.channel_scale * (c + cfg.split_cost)
                 out.append((s, left + " " + w, c + cfg.split_cost))

@@ -146,3 +146,40 @@ def test_general_resources_work_without_the_corpus():
     assert res.lexdata.domain == frozenset()
     assert clean_text("It is most useful to us under present circumstances, and it aids tbe Treasury.", "en", res) \
         == "It is most useful to us under present circumstances, and it aids the Treasury."
+
+
+def test_unknown_words_are_repaired_with_a_lower_margin(fr):
+    # one plain edit from a moderately frequent word: no evidence for the printed form
+    c = run("Le joueur doit reconmencer le coup si la donne est fausse.", fr)
+    assert "doit recommencer le coup" in c.text
+    c = run("Il a une carte de Irop dans la main, et la garde.", fr)
+    assert "une carte de trop dans" in c.text
+
+
+def test_debris_between_letters_is_dropped_or_read_as_a_space(en):
+    c = run("The dealer must shuffle the p>ack before he deals, and the trump>card is turned.", en, "en")
+    assert "shuffle the pack before" in c.text
+    assert "the trump card is turned" in c.text
+
+
+def test_damaged_french_elisions(fr):
+    c = run("Il prend Tautre jeu, et si J'on joue le coup tel quMl est, on le compte.", fr)
+    assert "prend l'autre jeu" in c.text
+    assert "si l'on joue" in c.text
+    assert "tel qu'il est" in c.text
+    c = run("On rétablit alors 'ordre de la donne.", fr)
+    assert "rétablit alors l'ordre de" in c.text
+
+
+def test_splits_need_two_plausible_words(en, fr):
+    # a fragment of a word is not two words ("si ment")
+    assert "siment" in run("La réunion a eu lieu, et siment on ne sait pourquoi.", general_resources("fr")).text
+
+
+def test_cleaning_a_witness_does_not_read_the_other_raw_files(tmp_path, fr):
+    import shutil
+
+    shutil.copytree(CORPUS / "lexicon", tmp_path / "lexicon")
+    alone = load_resources(tmp_path, "fr")
+    raw = sorted((CORPUS / "raw").glob("000_*.txt"))[0].read_text(encoding="utf-8")
+    assert run(raw, alone).text == run(raw, fr).text

@@ -53,6 +53,7 @@ class CleanConfig:
     use_ftfy: bool = True  # mojibake / ligature repair
     # layout
     foreign_script_ratio: float = 0.3  # share of non-Latin letters that makes a line web debris
+    foreign_frame_words: int = 2  # a line opening with a word in another script and having this many is debris too
     head_max_len: int = 40  # longest line (characters) that can be a running head / page number
     head_max_dist: int = 3  # edit distance (accent/case folded) to a known head of running_heads.tsv
     min_real_digits: int = 1  # a page-number token needs this many real digits unless otherwise evidenced
@@ -317,7 +318,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     if config.use_ftfy:
         buf.apply(pass_ftfy(buf.text))
     if config.remove_layout:
-        buf.apply(pass_debris_lines(buf.text, lex, config.foreign_script_ratio))
+        buf.apply(pass_debris_lines(buf.text, lex, config.foreign_script_ratio, config.foreign_frame_words))
         edits, pending = pass_running_heads(buf.text, lex, config, buf.raw_span)
         buf.apply(edits)
     rep = resources.repairer(config)

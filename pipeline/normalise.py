@@ -69,15 +69,25 @@ def _line_spans(text: str):
         pos += len(line) + 1
 
 
-def foreign_script(line: str, lang: str, ratio: float) -> bool:
+WORD_LETTERS_RE = regex.compile(r"\p{L}+")
+
+
+def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> bool:
+    """A line mostly in another script than the witness's (Latin), or framed by one: it opens with a
+    word in another script and has at least ``frame_words`` such words (a web page's title line
+    "Читать книгу <Latin title> - Страница 24" quotes the book's title inside its own language)."""
     letters = LETTER_RE.findall(line)
     if len(letters) < 3:
         return False
     non_latin = sum(1 for ch in letters if not LATIN_RE.match(ch))
-    return non_latin / len(letters) >= ratio
+    if non_latin / len(letters) >= ratio:
+        return True
+    words = WORD_LETTERS_RE.findall(line)
+    foreign = [w for w in words if not any(LATIN_RE.match(ch) for ch in w)]
+    return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
 
 
-def pass_debris_lines(text: str, lex: LexiconData, ratio: float) -> list[Edit]:
+def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: int = 2) -> list[Edit]:
     """Whole lines of web-page debris: another script than the witness language, or a debris pattern."""
     edits = []
     spans = list(_line_spans(text))
@@ -87,7 +97,7 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float) -> list[Edit]:
         if not st:
             continue
         why = ""
-        if foreign_script(st, lex.lang, ratio):
+        if foreign_script(st, lex.lang, ratio, frame_words):
             why = f"line mostly in another script than Latin ({lex.lang})"
         else:
             for pat in lex.debris:

@@ -183,3 +183,13 @@ def test_cleaning_a_witness_does_not_read_the_other_raw_files(tmp_path, fr):
     alone = load_resources(tmp_path, "fr")
     raw = sorted((CORPUS / "raw").glob("000_*.txt"))[0].read_text(encoding="utf-8")
     assert run(raw, alone).text == run(raw, fr).text
+
+
+def test_web_title_line_framed_by_another_script_is_debris(en):
+    # a reader site's title line quotes the (Latin) book title inside Cyrillic words: not the printed text
+    raw = "Читать книгу The Laws of Short Whist by J. L. Baldwin - Страница 7\n\n12. The dealer may not look at the trump card."
+    c = run(raw, en, "en")
+    assert c.text.startswith("12. The dealer")
+    # a Cyrillic word quoted inside an English sentence is not debris
+    raw2 = "The Russian players call the game винт and score it like whist with honours."
+    assert run(raw2, en, "en").text == raw2

@@ -95,7 +95,13 @@ class CleanConfig:
     split_right_zipf: float = 4.5  # right part of a split must be this frequent (or a domain term)
     inword_debris: str = "<>{}()%«&^9"  # characters that are OCR debris when found between two letters
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
-    merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    merge_min_zipf: float = 3.0
+    # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
+    general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN
+    general_elision_guesses: bool = False
+    # French, general mode: a non-word repair must beat its next candidate by this much (ICDAR FR dev: the
+    # repairs with a close second were 2 harmful for 1 helpful; EN does not need it: 31 helpful / 4 harmful)
+    general_fr_min_separation: float = 3.0  # "T"+word -> "l'"+word, " 'word" -> "l'word": 0 helpful / 5 harmful on FR  # a merge of two tokens must give a word this frequent
     report_candidates: int = 5
 
 
@@ -236,6 +242,8 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
     for pat, fix, why in ELISION_FIXES:
         for m in pat.finditer(text):
             edits.append(Edit(m.start(), m.end(), fix(m), "elision", "regex:elision", 0.85, (fix(m),), why))
+    if not rep.domain and not rep.cfg.general_elision_guesses:
+        return _dedupe(edits)
     for m in CAP_T_ELISION.finditer(text):
         w = m.group(1)
         if rep.is_word(w) and not rep.is_word("t" + w) and not _sentence_start(text, m.start()):

@@ -300,7 +300,8 @@ class Repairer:
             scale = cfg.unknown_channel_scale if unknown and self.domain else cfg.channel_scale
             cands = self.candidates(tok)
             scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * c, w, c) for w, c in cands if w != lw]
-            scored += self.split_candidates(tok, ctx)
+            if self.domain or cfg.general_splits:
+                scored += self.split_candidates(tok, ctx)
             # (only with a witness's domain resources: on general text the measured precision of
             # lower margins is too low, see evaluate_clean)
             margin = (cfg.unknown_margin if unknown and self.domain else cfg.margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
@@ -324,6 +325,8 @@ class Repairer:
         cands_s = tuple(x[1] for x in scored[: cfg.report_candidates])
         ev = f"{tok!r}: best {w!r} score {best:.2f} (cost {c:.2f}) vs printed {obs:.2f}, next {second:.2f}"
         apply = gain >= margin and conf >= cfg.apply_confidence
+        if not real and not self.domain and self.lang == "fr" and sep < cfg.general_fr_min_separation:
+            apply = False  # general French text: only a clearly unique candidate is applied
         return Decision(after, kind, method, round(conf, 3), cands_s, ev, apply)
 
     def local_candidates(self, tok: str, ctx) -> list[tuple[str, float]]:

@@ -193,3 +193,10 @@ def test_web_title_line_framed_by_another_script_is_debris(en):
     # a Cyrillic word quoted inside an English sentence is not debris
     raw2 = "The Russian players call the game винт and score it like whist with honours."
     assert run(raw2, en, "en").text == raw2
+
+
+def test_general_french_is_conservative():
+    # outside the corpus (no domain lexicon): no guessed splits or elisions, only clearly unique repairs
+    res = general_resources("fr")
+    assert clean_text("Il le sidis en passant, et Tage du capitaine.", "fr", res) == "Il le sidis en passant, et Tage du capitaine."
+    assert "l'administration" in clean_text("Il parle de l'administratïon des postes.", "fr", res)

@@ -35,7 +35,7 @@ from .normalise import (
     pass_inword_debris,
     pass_running_heads,
 )
-from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, merge_edits
+from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, case_like, merge_edits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT_ROOT / "corpus"
@@ -103,6 +103,15 @@ class CleanConfig:
     # repairs with a close second were 2 harmful for 1 helpful; EN does not need it: 31 helpful / 4 harmful)
     general_fr_min_separation: float = 3.0  # "T"+word -> "l'"+word, " 'word" -> "l'word": 0 helpful / 5 harmful on FR  # a merge of two tokens must give a word this frequent
     report_candidates: int = 5
+    # witness-internal phrase repair (a book repeats its phrases: "celui qui donne", "à son choix")
+    phrase_repair: bool = True
+    phrase_min_count: int = 3  # a word n-gram (n = 2..4) of the witness this frequent is evidence
+    phrase_max_tokens: int = 3  # printed tokens in a window (known anchors + damaged tokens)
+    phrase_max_cost: float = 3.5  # channel cost of the damaged part -> n-gram words, at most ...
+    phrase_cost_per_char: float = 0.5  # ... and at most this per character of the repaired words
+    phrase_bare_max_cost: float = 1.2  # the same for a window without a known anchor word
+    phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
+    phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)
 
 
 @dataclass
@@ -226,6 +235,142 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
     buf.apply(_dedupe(edits))
 
 
+PRINTED_TOKEN = regex.compile(r"\S+")
+EDGE_PUNCT = ".,;:!?\"«»“”()[]"
+PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
+
+
+def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
+    """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times."""
+    from collections import Counter
+
+    counts: Counter = Counter()
+    for clause in regex.split(r"[.,;:!?»«()\[\]—\n]+", text.lower().replace("’", "'")):
+        toks = clause.split()
+        if not all(PHRASE_WORD.fullmatch(t) for t in toks):
+            # keep the runs of clean words only
+            runs, cur = [], []
+            for t in toks:
+                if PHRASE_WORD.fullmatch(t):
+                    cur.append(t)
+                else:
+                    runs.append(cur)
+                    cur = []
+            runs.append(cur)
+        else:
+            runs = [toks]
+        for run in runs:
+            for n in (2, 3, 4):
+                for i in range(len(run) - n + 1):
+                    counts[tuple(run[i : i + n])] += 1
+    return {g: k for g, k in counts.items() if k >= cfg.phrase_min_count}
+
+
+def _debris_mapped(s: str) -> str:
+    """Non-letters inside printed tokens become the channel's debris character (cheap to drop or read)."""
+    return "".join(ch if ch.isalpha() or ch in " '’-" else "^" for ch in s)
+
+
+def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
+    """Witness-internal phrase repair: a window of 1..3 printed tokens holding a damaged token (unknown to
+    the lexicon, or with debris in it) is read as a word n-gram the witness itself prints at least
+    ``phrase_min_count`` times, when the known words of the window match the n-gram's words exactly
+    and the damaged part is a cheap, clearly best reading (``soa choix`` -> ``son choix``,
+    ``dutalop`` -> ``du talon``, ``teni^le coup`` -> ``tenir le coup``)."""
+    grams = _phrase_ngrams(text, cfg)
+    if not grams:
+        return []
+    toks = []  # (start, end, core, damaged)
+    for m in PRINTED_TOKEN.finditer(text):
+        s, e, t = m.start(), m.end(), m.group()
+        while t and t[0] in EDGE_PUNCT:
+            s, t = s + 1, t[1:]
+        while t and t[-1] in EDGE_PUNCT:
+            e, t = e - 1, t[:-1]
+        if not t:
+            toks.append((s, e, t, None))
+            continue
+        lt = t.lower().replace("’", "'")
+        if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1):
+            damaged = False  # numbers, ordinals (7th, 2e), capitals (names, heads): never phrase-repaired
+        elif not PHRASE_WORD.fullmatch(t):
+            damaged = sum(ch.isalpha() for ch in t) >= 1
+        else:
+            named = t[:1].isupper() and not t.isupper()
+            damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in regex.split(r"['’]", lt) if p)
+        toks.append((s, e, t, damaged))
+    by_len: dict[int, list[tuple[str, ...]]] = {}
+    for g in grams:
+        by_len.setdefault(len(g), []).append(g)
+    cost_cache: dict = {}
+
+    def cost(printed: str, target: str) -> float:
+        key = (printed, target)
+        v = cost_cache.get(key)
+        if v is None:
+            v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target)
+        return v
+
+    edits: list[Edit] = []
+    used_until = -1
+    n = len(toks)
+    for i, (s, e, t, dmg) in enumerate(toks):
+        if not dmg or s < used_until:
+            continue
+        options = []  # (cost, -len, start, end, after, gram, middle words)
+        for a in range(i - cfg.phrase_max_tokens + 1, i + 1):
+            for b in range(i, a + cfg.phrase_max_tokens):
+                if a < 0 or b >= n:
+                    continue
+                win = toks[a : b + 1]
+                if any(x[3] is None for x in win):
+                    continue
+                # the damaged run must be contiguous, anchors (known words) at the edges only
+                dm = [k for k, x in enumerate(win) if x[3]]
+                lo, hi = dm[0], dm[-1]
+                if any(not win[k][3] for k in range(lo, hi + 1)):
+                    continue
+                if any(text[win[k][1] : win[k + 1][0]].strip() for k in range(len(win) - 1)):
+                    continue  # punctuation between the tokens: not one phrase
+                pre = [x[2].lower().replace("’", "'") for x in win[:lo]]
+                suf = [x[2].lower().replace("’", "'") for x in win[hi + 1 :]]
+                mid_s, mid_e = win[lo][0], win[hi][1]
+                printed = text[mid_s:mid_e]
+                plen = len(printed)
+                for glen, gl in by_len.items():
+                    k_mid = glen - len(pre) - len(suf)
+                    if k_mid < 1 or k_mid > 2 * (hi - lo + 1):
+                        continue
+                    for g in gl:
+                        if list(g[: len(pre)]) != pre or (suf and list(g[glen - len(suf) :]) != suf):
+                            continue
+                        target = " ".join(g[len(pre) : glen - len(suf)])
+                        if abs(len(target) - plen) > 3 or target == printed.lower():
+                            continue
+                        c = cost(printed, target)
+                        if not pre and not suf and c > cfg.phrase_bare_max_cost:
+                            continue  # no known word of the window confirms the phrase
+                        if c <= cfg.phrase_max_cost and c <= cfg.phrase_cost_per_char * len(target):
+                            options.append((c, -len(g), mid_s, mid_e, target, g, printed))
+        if not options:
+            continue
+        options.sort()
+        best = options[0]
+        rivals = [o for o in options[1:] if o[4] != best[4] and o[2] < best[3] and best[2] < o[3]]
+        if rivals and rivals[0][0] - best[0] < cfg.phrase_sep:
+            continue
+        c, _, ms, me, target, g, printed = best
+        first = PRINTED_TOKEN.search(printed).group()
+        after = case_like(first.lstrip(EDGE_PUNCT + "<{}^*|") or first, target)
+        kind = "spelling" if target.count(" ") == printed.count(" ") else ("split" if target.count(" ") > printed.count(" ") else "merge")
+        ev = f"witness phrase {' '.join(g)!r} printed {grams[g]} times; {printed!r} -> {target!r} costs {c:.2f}" + (
+            f", next reading {rivals[0][4]!r} {rivals[0][0]:.2f}" if rivals else "")
+        conf = round(min(0.95, 0.6 + 0.1 * (grams[g] - cfg.phrase_min_count + 1)), 3)
+        edits.append(Edit(ms, me, after, kind, "witness-phrase", conf, (target,), ev))
+        used_until = me
+    return _dedupe(edits)
+
+
 ELISION_FIXES = (
     # (pattern, replacement builder, what): an elided article/pronoun whose apostrophe or letter OCR misread
     (regex.compile(r"(?<![\p{L}'’])[TJI1]['’](on)\b"), lambda m: "l'" + m.group(1), "l'on with l read as a capital"),
@@ -343,6 +488,12 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
         # flags/regs were found on the text before this pass's edits: recompute their raw spans
         # from the corrections (words kept as printed are not inside any correction)
         _flags_regs_from_prev(buf, fl, rg, flags, regs)
+        if config.phrase_repair:
+            for _ in range(config.phrase_rounds):  # a repaired token can anchor its damaged neighbour
+                ed = _phrase_pass(buf.text, rep, config)
+                if not ed:
+                    break
+                buf.apply(ed)
         if config.use_context:
             fl, rg = [], []
             _word_pass(buf, rep, config, fl, rg, real_words=True)

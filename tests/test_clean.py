@@ -200,3 +200,16 @@ def test_general_french_is_conservative():
     res = general_resources("fr")
     assert clean_text("Il le sidis en passant, et Tage du capitaine.", "fr", res) == "Il le sidis en passant, et Tage du capitaine."
     assert "l'administration" in clean_text("Il parle de l'administratïon des postes.", "fr", res)
+
+
+def test_witness_phrase_repair_uses_the_witness_own_repeated_phrases(fr):
+    raw = ("Chaque joueur mêle à son tour. Le premier joue à son tour, puis le second joue à son tour. "
+           "Celui qui a perdu la partie paie le gagnant. Ensuite le troisième joue à soa tour, et le quatrième "
+           "à mon tour de rôle.")
+    c = run(raw, fr)
+    assert "le troisième joue à son tour" in c.text
+    k = [x for x in c.corrections if x.before == "soa"][0]
+    assert k.method == "witness-phrase" and "'à son tour'" in k.evidence and "3 times" in k.evidence
+    assert "à mon tour de rôle" in c.text  # a known word is an anchor, never rewritten into the phrase
+    # without the repeated phrase there is no evidence: the short unknown word is left alone
+    assert "à soa tour" in run("Ensuite le troisième joue à soa tour, et le quatrième après lui.", fr).text

@@ -648,6 +648,41 @@ class AlignModel:
         rb = b.order / max(n_b - 1, 1)
         return 1.0 - abs(ra - rb)
 
+    def matrix(self, rows: Sequence[Law], cols: Sequence[Law], kind: str) -> "np.ndarray":
+        """Scores of every (row, col) pair: the formula of :meth:`score`, vectorised (numpy for the
+        concept cosines, rapidfuzz ``cdist`` for the text similarity). ``kind`` is the link kind of
+        the two witnesses (it sets the weight of text similarity). Extra scorers are not vectorised:
+        with ``config.scorers`` the pairs are scored one by one."""
+        import numpy as np
+        from rapidfuzz.process import cdist
+
+        cfg = self.config
+        if cfg.scorers:
+            return np.array([[self.score(a, b, None, (len(rows), len(cols)))[0] for b in cols] for a in rows])
+        vocab: dict[str, int] = {}
+        for law in (*rows, *cols):
+            for c in self.law_vector(law):
+                vocab.setdefault(c, len(vocab))
+
+        def dense(laws: Sequence[Law]) -> "np.ndarray":
+            m = np.zeros((len(laws), max(1, len(vocab))))
+            for i, law in enumerate(laws):
+                for c, w in self.law_vector(law).items():
+                    m[i, vocab[c]] = w
+            norms = np.linalg.norm(m, axis=1, keepdims=True)
+            return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+
+        s = dense(rows) @ dense(cols).T
+        if rows and cols and rows[0].lang == cols[0].lang:
+            tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
+            ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
+                       scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
+            s = tw * ts + (1 - tw) * s
+        if cfg.position_weight:
+            prior = np.array([[self._position_prior(a, b, len(rows), len(cols)) for b in cols] for a in rows])
+            s = s * (1 - cfg.position_weight + cfg.position_weight * prior)
+        return np.clip(s, 0.0, 1.0)
+
     def score(self, a: Law, b: Law, witnesses: Mapping[str, Witness] | None = None,
               sizes: tuple[int, int] | None = None) -> tuple[float, str]:
         """Score two laws (0..1) and say why: shared concepts, numbers, outcomes, text, position."""
@@ -758,12 +793,11 @@ def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = 
     for x in range(len(wids)):
         for y in range(x + 1, len(wids)):
             A, B = by_wit[wids[x]], by_wit[wids[y]]
-            scored = [[model.score(a, b, witnesses, (len(A), len(B))) for b in B] for a in A]
-            S = [[s for s, _ in row] for row in scored]
             wa, wb = (witnesses or {}).get(wids[x]), (witnesses or {}).get(wids[y])
+            kind = link_kind(wa, wb, A[0].lang, B[0].lang)
+            S = model.matrix(A, B, kind).round(12).tolist()
             for i, j in sorted(_decide(S, config)):
                 a, b = A[i], B[j]
-                s, ev = scored[i][j]
-                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(s, 4),
-                                kind=link_kind(wa, wb, a.lang, b.lang), evidence=ev))
+                _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only
+                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev))
     return tuple(out)

@@ -18,10 +18,6 @@ import hashlib
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-import numpy as np
-from rapidfuzz import fuzz
-from rapidfuzz.process import cdist
-
 from .align import AlignConfig, AlignModel, AlignResources, _decide, align, analyse, link_kind
 from .model import Law, Link, Witness
 
@@ -85,35 +81,6 @@ def align_pivot(pivot: Pivot, resources: AlignResources, config: AlignConfig = A
     return align(list(pivot.laws), resources, config, witnesses=witnesses)
 
 
-def _matrix(model: AlignModel, rows: Sequence[Law], cols: Sequence[Law]) -> np.ndarray:
-    """Pair scores rows x cols, the same formula as ``AlignModel.score`` but vectorised."""
-    cfg = model.config
-    vocab: dict[str, int] = {}
-    for law in (*rows, *cols):
-        for c in model.law_vector(law):
-            vocab.setdefault(c, len(vocab))
-
-    def dense(laws: Sequence[Law]) -> np.ndarray:
-        m = np.zeros((len(laws), max(1, len(vocab))))
-        for i, law in enumerate(laws):
-            for c, w in model.law_vector(law).items():
-                m[i, vocab[c]] = w
-        norms = np.linalg.norm(m, axis=1, keepdims=True)
-        return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
-
-    s = dense(rows) @ dense(cols).T
-    if rows and cols and rows[0].lang == cols[0].lang:
-        tw = cfg.text_weight
-        ts = cdist([model.analyses[a.id].norm_text for a in rows], [model.analyses[b.id].norm_text for b in cols],
-                   scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
-        s = tw * ts + (1 - tw) * s
-    if cfg.position_weight:
-        na, nb = len(rows), len(cols)
-        prior = np.array([[model._position_prior(a, b, na, nb) for b in cols] for a in rows])
-        s = s * (1 - cfg.position_weight + cfg.position_weight * prior)
-    return np.clip(s, 0.0, 1.0)
-
-
 def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
                    config: AlignConfig = AlignConfig(),
                    witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
@@ -131,8 +98,8 @@ def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
         cols = sorted((law for law in eligible_pivot if law.witness_id == pw), key=lambda law: law.order)
         if not cols:
             continue
-        S = _matrix(model, rows, cols)
         wa, wb = (witnesses or {}).get(pw), (witnesses or {}).get(rows[0].witness_id)
+        S = model.matrix(rows, cols, link_kind(wb, wa, rows[0].lang, cols[0].lang))
         for j, i in _decide(S.T.tolist(), config):
             a, b = cols[j], rows[i]
             score, evidence = model.score(a, b, witnesses, (len(cols), len(rows)))

@@ -111,6 +111,8 @@ class CleanConfig:
     phrase_cost_per_char: float = 0.5  # ... and at most this per character of the repaired words
     phrase_bare_max_cost: float = 1.2  # the same for a window without a known anchor word
     phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
+    realword_rules: bool = True  # grammar patterns of lexicon/realword.tsv (on -> ou, eu -> en, be -> he ...)
+    realword_max_sentences: int = 200  # sentences tagged with spaCy per text at most (speed bound)
     phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)
 
 
@@ -498,6 +500,8 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
             fl, rg = [], []
             _word_pass(buf, rep, config, fl, rg, real_words=True)
             _flags_regs_from_prev(buf, fl, rg, flags, regs)
+        if config.realword_rules and lex.realword:
+            buf.apply(_dedupe(rep.realword_rules().edits(buf.text, config.realword_max_sentences)))
     return buf, pending, flags, regs
 
 

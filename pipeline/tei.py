@@ -783,13 +783,17 @@ class _WitnessWriter:
                 if r:
                     wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law), []))
                     break
+        rlo = min(self.toks[k].rs for k in range(lo, hi))  # the block's raw extent: only records inside it
+        rhi = max(self.toks[k].re for k in range(lo, hi))  # can be wrapped here (skips the rest cheaply)
         for reg in self.c.regularisations:
+            if reg.end < rlo or reg.start > rhi:
+                continue
             r = _range(self.toks, lo, hi, reg.start, reg.end, clean=False)
             if r:
                 wraps.append(_Wrap(r[0], r[1], 1, self._reg_maker(reg), []))
         seen = set()
         for f in sorted(self.c.flags, key=lambda f: (f.start, f.end)):
-            if (f.start, f.end) in seen:
+            if (f.start, f.end) in seen or f.end < rlo or f.start > rhi:
                 continue
             r = _range(self.toks, lo, hi, f.start, f.end, clean=False)
             if r:

@@ -30,6 +30,7 @@ from .normalise import (
     pass_control,
     pass_debris_chars,
     pass_debris_lines,
+    pass_glued_guillemet,
     pass_ftfy,
     pass_hyphenation,
     pass_inword_debris,
@@ -63,6 +64,9 @@ class CleanConfig:
     accent_cost: float = 0.35  # é/e, â/a ...
     junk_sub_cost: float = 0.45  # a debris character (^ * | $ % ») read for a letter
     junk_del_cost: float = 0.35  # a debris character that is not part of the word
+    extra_letter_cost: float = 1.2  # a printed letter the page does not have (OCR substitutes more often than it
+    # adds: dpît = doit, not dit); general mode keeps 1.0 (ICDAR FR right->wrong 8 -> 13 with 1.2)
+    general_extra_letter_cost: float = 1.0
     max_cost: float = 1.6  # candidates costing more are not considered
     channel_scale: float = 3.5  # log10 probability lost per unit of edit cost
     max_candidates: int = 25  # rapidfuzz candidates retrieved per token before weighting
@@ -94,8 +98,11 @@ class CleanConfig:
     split_cost: float = 0.8  # channel cost of a lost space (0.4 split real words apart on ICDAR: "had get", "si ment")
     split_right_zipf: float = 4.5  # right part of a split must be this frequent (or a domain term)
     inword_debris: str = "<>{}()%«&^9"  # characters that are OCR debris when found between two letters
+    guillemet_letters: str = "se"  # letters a « glued to a word end may stand for (moin« = moins, qu« = que)
+    guillemet_letter_gain: float = 1.0  # ... when word + letter is this much more frequent (zipf) than the word
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
     merge_min_zipf: float = 3.0
+    join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
     # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
     general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN
     general_elision_guesses: bool = False
@@ -152,6 +159,23 @@ def load_resources(corpus_dir: Path, lang: str, domain: bool = True) -> CleanRes
 def general_resources(lang: str, corpus_dir: Path = DEFAULT_CORPUS) -> CleanResources:
     """General resources only (no domain lexicon, no corpus counts): for text from outside the corpus."""
     return load_resources(corpus_dir, lang, domain=False)
+
+
+def _rare_join(text: str, rep: Repairer, cfg: CleanConfig):
+    """``pre- tence`` -> ``pretence``: the joined word is known at any frequency (or printed whole
+    elsewhere in the witness) and the two parts are not both common words (``well- known`` stays)."""
+    from .lexicon import count_text
+
+    doc, _ = count_text(text)
+
+    def ok(a: str, b: str) -> bool:
+        j = (a + b).lower()
+        if not (rep.zipf.get(j, 0.0) > 0 or doc.get(j, 0) >= 1 or rep.protected(j)):
+            return False
+        za, zb = rep.zipf.get(a.lower(), 0.0), rep.zipf.get(b.lower(), 0.0)
+        return not (za >= cfg.join_part_zipf and zb >= cfg.join_part_zipf)
+
+    return ok
 
 
 def _sentence_start(text: str, pos: int) -> bool:
@@ -478,9 +502,11 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
         buf.apply(edits)
     rep = resources.repairer(config)
     if config.join_hyphens:
-        buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound))
+        buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound, _rare_join(buf.text, rep, config)))
     buf.apply(pass_debris_chars(buf.text, resources.lang, config))
     if config.repair_words:
+        if config.guillemet_letters:
+            buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain))
         buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word))
         if rep.lang == "fr" and "l" in rep.elision:
             buf.apply(_elision_pass(buf.text, rep))

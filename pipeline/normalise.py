@@ -284,11 +284,34 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
     return edits
 
 
+GLUED_GUILLEMET = regex.compile(r"(?<![\p{L}'’])(\p{L}+)«(?=[\s,.;:!?]|$)")
+
+
+def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool], zipf: Callable[[str], float], gain: float = 1.0) -> list[Edit]:
+    """An opening guillemet glued to the end of a word (``moin«``, ``qu«``) is no quotation mark: it is
+    debris printed for a lost letter when word + letter is a word ``gain`` zipf units more frequent than the bare word."""
+    edits = []
+    for m in GLUED_GUILLEMET.finditer(text):
+        w = m.group(1)
+        zw = zipf(w.lower())
+        opts = [(zipf((w + ch).lower()), w + ch) for ch in letters if is_word(w + ch) and zipf((w + ch).lower()) >= zw + gain]
+        if not opts:
+            continue
+        z, best = max(opts)
+        edits.append(Edit(m.end(1), m.end(), best[len(w):], "debris", "lexicon:glued-guillemet", 0.8, tuple(o[1] for o in sorted(opts, reverse=True)), f"« glued to {w!r} read as a letter: {best!r}"))
+    return edits
+
+
 HYPH_EOL = regex.compile(r"(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
 HYPH_INLINE = regex.compile(r"(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
 
 
-def pass_hyphenation(text: str, is_word: Callable[[str], bool], is_compound: Callable[[str, str], bool]) -> list[Edit]:
+def pass_hyphenation(
+    text: str,
+    is_word: Callable[[str], bool],
+    is_compound: Callable[[str, str], bool],
+    rare_join: Callable[[str, str], bool] | None = None,
+) -> list[Edit]:
     """Join words split by an end-of-line (or end-of-page) hyphen, or by a hyphen left inside a line
     by a lost line break; keep real compounds (hyphen kept, line break removed)."""
     edits = []
@@ -308,6 +331,8 @@ def pass_hyphenation(text: str, is_word: Callable[[str], bool], is_compound: Cal
             continue
         if is_word(a + b) and not is_compound(a, b):
             edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.9, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a word"))
+        elif rare_join is not None and rare_join(a, b):
+            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.8, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a (rare) word and {a!r}, {b!r} are not both common words"))
     return _non_overlapping(edits)
 
 

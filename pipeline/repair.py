@@ -80,6 +80,7 @@ class Channel:
         self.junk_sub = junk_sub_cost
         self.junk_del = junk_del_cost
         self.junk_extra = 0.35  # a debris character standing for two letters
+        self.extra_letter = 1.0  # a printed letter the page does not have (set from CleanConfig.extra_letter_cost)
 
     def sub(self, a: str, b: str) -> float:
         if a == b:
@@ -106,7 +107,7 @@ class Channel:
                     continue
                 best = INF
                 if i > 0:
-                    best = d[i - 1][j] + (self.junk_del if o[i - 1] in JUNK else 1.0)
+                    best = d[i - 1][j] + (self.junk_del if o[i - 1] in JUNK else self.extra_letter)
                 if j > 0:
                     v = d[i][j - 1] + 1.0
                     if v < best:
@@ -159,6 +160,7 @@ class Repairer:
         self.hist = res.lexdata.historical
         self.elision = res.lexdata.elision
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
+        self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())

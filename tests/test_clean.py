@@ -231,3 +231,14 @@ def test_real_word_confusions_by_grammar(fr, en):
     assert ", he takes the trick" in c.text and "to call a new deal" in c.text
     s = "It may be less than that, and he must be careful."
     assert run(s, en, "en").text == s
+
+
+def test_small_debris_fixes_outside_the_seeds(fr, en):
+    # a hyphen left inside a line by a lost line break, joined into a rare word; two common words stay apart
+    c = run("He shall not on any pre- tence refuse, as is well- known to players.", en, "en")
+    assert "any pretence refuse" in c.text and "well- known" in c.text
+    # an opening guillemet glued to a word end stood for a lost letter; a real quotation stays
+    c = run("Il a deux cartes de moin« , et il le dit : « je passe ».", fr)
+    assert "cartes de moins ," in c.text and "« je passe »" in c.text
+    # a letter OCR substituted is likelier than one it added: dpît is doit
+    assert "il doit jouer" in run("Le premier à jouer a une carte de trop : il dpît jouer.", fr).text

@@ -100,6 +100,7 @@ class CleanConfig:
     inword_debris: str = "<>{}()%«&^9"  # characters that are OCR debris when found between two letters
     guillemet_letters: str = "se"  # letters a « glued to a word end may stand for (moin« = moins, qu« = que)
     guillemet_letter_gain: float = 1.0  # ... when word + letter is this much more frequent (zipf) than the word
+    elision_min_word: int = 4  # s^a...: one-letter elision + debris + a letters-only word this long is an elision
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
     merge_min_zipf: float = 3.0
     join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
@@ -242,7 +243,8 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
                 # an elision apostrophe read as debris: fix it with the word
                 a_s = ps + prefix_fix[0]
                 after_word = d.after if d is not None and d.apply else word
-                if not (rep.is_word(after_word) or rep.is_word(word)):
+                plain = prefix_fix[0] == 1 and word.isalpha() and len(word) >= cfg.elision_min_word
+                if not (rep.is_word(after_word) or rep.is_word(word) or plain):
                     if d is None:
                         continue
                     if not d.apply:

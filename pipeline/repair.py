@@ -361,6 +361,13 @@ class Repairer:
             w = m.group(1) + " " + m.group(2)
             s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - cfg.channel_scale * cfg.junk_sub_cost
             out.append((s, w, cfg.junk_sub_cost))
+        elif m and self.zipf.get(m.group(2), 0) >= cfg.split_right_zipf and len(m.group(1)) >= 3:
+            # the debris stands for a letter and the lost space: teni^le = tenir le
+            c = cfg.junk_sub_cost + self.channel.junk_extra
+            for left, _ in self.candidates(m.group(1) + "^"):
+                if left.startswith(m.group(1)) and len(left) == len(m.group(1)) + 1:
+                    s = min(self.prior(left, ctx.doc), self.prior(m.group(2), ctx.doc)) - cfg.channel_scale * c
+                    out.append((s, left + " " + m.group(2), c))
         if len(lt) < cfg.split_min_len or not lt.isalpha() or self.zipf.get(lt, 0) > 0:
             return out
         for i in range(1, len(lt) - 1):

@@ -242,3 +242,10 @@ def test_small_debris_fixes_outside_the_seeds(fr, en):
     assert "cartes de moins ," in c.text and "« je passe »" in c.text
     # a letter OCR substituted is likelier than one it added: dpît is doit
     assert "il doit jouer" in run("Le premier à jouer a une carte de trop : il dpît jouer.", fr).text
+
+
+def test_debris_for_a_letter_and_a_space_and_one_letter_elisions(fr):
+    c = run("Le joueur peut alors teni^le pari ou le refuser.", fr)
+    assert "peut alors tenir le pari" in c.text
+    c = run("Le joueur s^obstine à jouer, et il n^entend rien.", fr)
+    assert "s'obstine" in c.text and "n'entend" in c.text

@@ -249,3 +249,11 @@ def test_debris_for_a_letter_and_a_space_and_one_letter_elisions(fr):
     assert "peut alors tenir le pari" in c.text
     c = run("Le joueur s^obstine à jouer, et il n^entend rien.", fr)
     assert "s'obstine" in c.text and "n'entend" in c.text
+
+
+def test_english_function_words_damaged_into_short_forms():
+    res = general_resources("en")
+    out = clean_text("The report ot the committee was read, and tho members voted aod went home.", "en", res)
+    assert out == "The report of the committee was read, and the members voted and went home."
+    s = "He wrote tho' he was ill, and hurt his toe badly."
+    assert clean_text(s, "en", res) == s

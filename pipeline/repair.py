@@ -162,6 +162,7 @@ class Repairer:
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
+        self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
@@ -240,8 +241,20 @@ class Repairer:
             if k <= maxd:
                 scored.append((k, -zipf.get(w, 0.0), w))
         scored.sort()
+        picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
+        # multi-character OCR confusions (li -> h, ii -> h, rn -> m) are two plain edits: a short token
+        # would miss them within its distance, so the confusions themselves propose candidates too
+        seen = set(picked)
+        for p, q, _c in self.confusions_multi:
+            i = lt.find(p)
+            while i != -1:
+                v = lt[:i] + q + lt[i + len(p):]
+                if v not in seen and zipf.get(v, 0.0) >= self.cfg.cand_min_zipf:
+                    seen.add(v)
+                    picked.append(v)
+                i = lt.find(p, i + 1)
         out = []
-        for _, _, w in scored[: self.cfg.max_candidates]:
+        for w in picked:
             c = self.channel.cost(tok, w)
             if c <= self.cfg.max_cost:
                 out.append((w, c))

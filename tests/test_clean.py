@@ -257,3 +257,9 @@ def test_english_function_words_damaged_into_short_forms():
     assert out == "The report of the committee was read, and the members voted and went home."
     s = "He wrote tho' he was ill, and hurt his toe badly."
     assert clean_text(s, "en", res) == s
+
+
+def test_multi_character_confusions_propose_candidates_for_short_tokens():
+    res = general_resources("en")
+    out = clean_text("When tlie vessel arrived, tiiat officer said he lias lost liis papers.", "en", res)
+    assert out == "When the vessel arrived, that officer said he has lost his papers."

@@ -263,3 +263,11 @@ def test_multi_character_confusions_propose_candidates_for_short_tokens():
     res = general_resources("en")
     out = clean_text("When tlie vessel arrived, tiiat officer said he lias lost liis papers.", "en", res)
     assert out == "When the vessel arrived, that officer said he has lost his papers."
+
+
+def test_more_english_short_word_confusions():
+    res = general_resources("en")
+    out = clean_text("Tho men say they arc ready iu the yard aud ought to bo paid. Lie said so to ns.", "en", res)
+    assert out == "The men say they are ready in the yard and ought to be paid. He said so to us."
+    s = "The arc of the hut was bad, and the lie was told to he who asked."
+    assert clean_text(s, "en", res).startswith("The arc of the hut was bad, and the lie was told")

@@ -84,7 +84,7 @@ class CleanConfig:
     margin: float = 2.6  # score gain (zipf units) a repair must show over the printed word (2.2: FR ICDAR right->wrong 0.22 %)
     unknown_channel_scale: float = 2.5  # channel scale when the printed token is unknown
     unknown_margin: float = 1.0  # the same for a token no lexicon knows or with debris in it (no evidence for itself)
-    short_margin: float = 0.9  # extra margin for words of 3 letters or fewer
+    short_margin: float = 0.3  # extra margin for words of 3 letters or fewer (0.9 -> 0.3: fr-000 1.98 -> 1.93 %, ICDAR EN 9.80 -> 9.79, right->wrong unchanged)
     junk_obs_score: float = 0.0  # score of a printed token containing debris characters / digits
     real_word_max_cost: float = 0.7  # real-word repairs: only cheap OCR confusions
     real_word_margin: float = 1.0  # real-word repairs: gain needed over the printed word

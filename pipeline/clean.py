@@ -118,6 +118,10 @@ class CleanConfig:
     phrase_max_cost: float = 3.5  # channel cost of the damaged part -> n-gram words, at most ...
     phrase_cost_per_char: float = 0.5  # ... and at most this per character of the repaired words
     phrase_bare_max_cost: float = 1.2  # the same for a window without a known anchor word
+    phrase_rare_max_cost: float = 1.0  # the same when the damaged part is a (rare) word of the lexicon
+    phrase_alpha_max_cost: float = 2.4  # the same when the printed part has no debris character (two plain edits)
+    phrase_max_edits: int = 4  # plain edit distance pre-filter (also at most half the n-gram words' length + 1)
+    phrase_bare_max_edits: int = 2  # the same without an anchor word
     phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
     realword_rules: bool = True  # grammar patterns of lexicon/realword.tsv (on -> ou, eu -> en, be -> he ...)
     realword_max_sentences: int = 200  # sentences tagged with spaCy per text at most (speed bound)
@@ -263,6 +267,8 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
     buf.apply(_dedupe(edits))
 
 
+from rapidfuzz.distance import Levenshtein
+
 PRINTED_TOKEN = regex.compile(r"\S+")
 EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
@@ -319,13 +325,17 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
             toks.append((s, e, t, None))
             continue
         lt = t.lower().replace("’", "'")
-        if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1):
-            damaged = False  # numbers, ordinals (7th, 2e), capitals (names, heads): never phrase-repaired
+        if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
+            # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
+            # pass's business): never phrase-repaired
+            damaged = False
         elif not PHRASE_WORD.fullmatch(t):
             damaged = sum(ch.isalpha() for ch in t) >= 1
         else:
             named = t[:1].isupper() and not t.isupper()
             damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in regex.split(r"['’]", lt) if p)
+        if damaged and PHRASE_WORD.fullmatch(t) and rep.zipf_of(lt) > 0:
+            damaged = "rare"  # a rare word of the lexicon: only a cheap reading may replace it
         toks.append((s, e, t, damaged))
     by_len: dict[int, list[tuple[str, ...]]] = {}
     for g in grams:
@@ -365,6 +375,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                 mid_s, mid_e = win[lo][0], win[hi][1]
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
+                mapped = _debris_mapped(printed).lower()
                 for glen, gl in by_len.items():
                     k_mid = glen - len(pre) - len(suf)
                     if k_mid < 1 or k_mid > 2 * (hi - lo + 1):
@@ -375,8 +386,18 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                         target = " ".join(g[len(pre) : glen - len(suf)])
                         if abs(len(target) - plen) > 3 or target == printed.lower():
                             continue
+                        bare = not pre and not suf
+                        lim = cfg.phrase_bare_max_edits if bare else min(cfg.phrase_max_edits, len(target) // 2 + 1)
+                        if Levenshtein.distance(mapped, target, score_cutoff=lim) > lim:
+                            continue  # plain edit distance first (C): the channel cost only for near readings
                         c = cost(printed, target)
-                        if not pre and not suf and c > cfg.phrase_bare_max_cost:
+                        if any(x[3] == "rare" for x in win[lo : hi + 1]) and (
+                            c > cfg.phrase_rare_max_cost or target.startswith(mapped) or mapped.startswith(target)
+                        ):
+                            continue  # a rare word: a cheap reading only, never its own inflection (decease/deceased)
+                        if c > cfg.phrase_alpha_max_cost and mapped.replace(" ", "").isalpha():
+                            continue  # no debris in the printed part: no evidence for an expensive reading
+                        if bare and c > cfg.phrase_bare_max_cost:
                             continue  # no known word of the window confirms the phrase
                         if c <= cfg.phrase_max_cost and c <= cfg.phrase_cost_per_char * len(target):
                             options.append((c, -len(g), mid_s, mid_e, target, g, printed))

@@ -13,6 +13,7 @@ but returned as a Flag.  Historical spellings and domain terms are never changed
 """
 from __future__ import annotations
 
+import bisect
 import fnmatch
 import math
 import unicodedata
@@ -497,6 +498,7 @@ class RealWordRules:
         if not self.by_word:
             return []
         toks = [(m.start(), m.end(), m.group().lower().replace("’", "'")) for m in RW_TOKEN.finditer(text)]
+        starts = [t[0] for t in toks]
         tags: dict[int, tuple[str, str]] = {}
         done_sent: set[int] = set()
         out = []
@@ -514,9 +516,9 @@ class RealWordRules:
                 if nlp is not None:
                     doc = nlp(text[a:b])
                     for t in doc:
-                        for jj in range(max(0, j - 60), min(len(toks), j + 60)):
-                            if toks[jj][0] - a <= t.idx < toks[jj][1] - a and jj not in tags:
-                                tags[jj] = (t.pos_, ",".join(t.morph.get("VerbForm")))
+                        jj = bisect.bisect_right(starts, a + t.idx) - 1
+                        if jj >= 0 and toks[jj][0] <= a + t.idx < toks[jj][1] and jj not in tags:
+                            tags[jj] = (t.pos_, ",".join(t.morph.get("VerbForm")))
             return tags.setdefault(j, ("", ""))
 
         def one(item: str, j: int) -> bool:

@@ -271,3 +271,12 @@ def test_more_english_short_word_confusions():
     assert out == "The men say they are ready in the yard and ought to be paid. He said so to us."
     s = "The arc of the hut was bad, and the lie was told to he who asked."
     assert clean_text(s, "en", res).startswith("The arc of the hut was bad, and the lie was told")
+
+
+def test_witness_phrase_repair_leaves_hyphenated_and_rare_words(en):
+    # hyphenated words are the hyphenation pass's business; a rare real word is not bent into a frequent phrase
+    raw = ("The deceased was found. The friends of the deceased came. The son of the deceased spoke. "
+           "After his decease the will of the deceased was read, and the pau-vre man's house was sold.")
+    c = run(raw, en, "en")
+    assert "After his decease the will" in c.text and "pau-vre" in c.text
+    assert not any(k.method == "witness-phrase" for k in c.corrections)

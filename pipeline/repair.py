@@ -324,7 +324,7 @@ class Repairer:
             cands = self.candidates(tok)
             scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * c, w, c) for w, c in cands if w != lw]
             if self.domain or cfg.general_splits:
-                scored += self.split_candidates(tok, ctx)
+                scored += self.split_candidates(tok, ctx, scale)
             # (only with a witness's domain resources: on general text the measured precision of
             # lower margins is too low, see evaluate_clean)
             margin = (cfg.unknown_margin if unknown and self.domain else cfg.margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
@@ -365,22 +365,23 @@ class Repairer:
         ctx.cache[key] = out
         return out
 
-    def split_candidates(self, tok: str, ctx) -> list[tuple[float, str, float]]:
+    def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:
         """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""
         cfg = self.cfg
+        scale = cfg.channel_scale if scale is None else scale
         lt = tok.lower()
         out = []
         m = regex.fullmatch(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})", lt)
         if m and self.is_word(m.group(1)) and self.is_word(m.group(2)):
             w = m.group(1) + " " + m.group(2)
-            s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - cfg.channel_scale * cfg.junk_sub_cost
+            s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - scale * cfg.junk_sub_cost
             out.append((s, w, cfg.junk_sub_cost))
         elif m and self.zipf.get(m.group(2), 0) >= cfg.split_right_zipf and len(m.group(1)) >= 3:
             # the debris stands for a letter and the lost space: teni^le = tenir le
             c = cfg.junk_sub_cost + self.channel.junk_extra
             for left, _ in self.candidates(m.group(1) + "^"):
                 if left.startswith(m.group(1)) and len(left) == len(m.group(1)) + 1:
-                    s = min(self.prior(left, ctx.doc), self.prior(m.group(2), ctx.doc)) - cfg.channel_scale * c
+                    s = min(self.prior(left, ctx.doc), self.prior(m.group(2), ctx.doc)) - scale * c
                     out.append((s, left + " " + m.group(2), c))
         if len(lt) < cfg.split_min_len or not lt.isalpha() or self.zipf.get(lt, 0) > 0:
             return out
@@ -392,7 +393,7 @@ class Repairer:
             for w, c in opts:
                 if self.zipf_of(w) < cfg.split_right_zipf and w not in self.domain:
                     continue
-                s = min(self.prior(left, ctx.doc), self.prior(w, ctx.doc)) - cfg.channel_scale * (c + cfg.split_cost)
+                s = min(self.prior(left, ctx.doc), self.prior(w, ctx.doc)) - scale * (c + cfg.split_cost)
                 out.append((s, left + " " + w, c + cfg.split_cost))
         return out
 

@@ -280,3 +280,10 @@ def test_witness_phrase_repair_leaves_hyphenated_and_rare_words(en):
     c = run(raw, en, "en")
     assert "After his decease the will" in c.text and "pau-vre" in c.text
     assert not any(k.method == "witness-phrase" for k in c.corrections)
+
+
+def test_merged_words_split_with_the_unknown_token_channel(fr):
+    # a lost space plus a misread letter in an unknown token, judged like the token's other candidates
+    c = run("Le donneur retourne la carte de sontalou avant de jouer.", fr)
+    assert "la carte de son talon avant" in c.text
+    assert any(k.kind == "split" for k in c.corrections)

@@ -9,8 +9,16 @@ composes them into non-overlapping Corrections on the raw text, so ``replay(raw,
 3. running heads and page numbers (lines and inline ``HEAD NN HEAD``) -> PageBreak + Correction;
 4. OCR debris characters (stray ``^ | *``, an unpaired French ``»`` read for a comma);
 5. hyphenation joins (end of line, end of page, hyphen left inside a line) unless ``join_hyphens=False``;
-6. merged/split words, then word repair (non-words, elisions, then real words by context); a repair
-   below ``apply_confidence`` is a Flag, not a change.
+6. merged/split words, then word repair (non-words, elisions); a repair below ``apply_confidence`` is
+   a Flag, not a change;
+7. witness-internal phrase repair: a damaged token read as a word n-gram the witness itself prints at
+   least ``phrase_min_count`` times (``soa choix`` -> ``son choix``), method ``witness-phrase``;
+8. real words by context (witness bigrams), then real-word confusions by grammar
+   (``lexicon/realword.tsv``: ``on`` -> ``ou``, ``eu`` -> ``en``, ``be`` -> ``he`` ...; spaCy tags only for
+   sentences holding a candidate), method ``realword-rule``.
+
+General mode (``general_resources``: no domain lexicon) is measured on ICDAR 2017: French repairs there are
+conservative (no guessed splits/elisions; non-word repairs only with a clearly unique candidate).
 
 Public API: :func:`clean`, :func:`clean_text`, :func:`clean_lines`, :func:`load_resources`,
 :func:`general_resources`, :class:`CleanConfig`, :class:`CleanResources`.

@@ -287,3 +287,10 @@ def test_merged_words_split_with_the_unknown_token_channel(fr):
     c = run("Le donneur retourne la carte de sontalou avant de jouer.", fr)
     assert "la carte de son talon avant" in c.text
     assert any(k.kind == "split" for k in c.corrections)
+
+
+def test_french_grammar_rules_for_nouns(fr):
+    c = run("Le joueur qui reçoit les certes compte un ou lieux points de plus.", fr)
+    assert "reçoit les cartes compte un ou deux points" in c.text
+    s = "Il a certes visité les lieux saints, et les lieux publics."
+    assert run(s, fr).text == s

@@ -255,6 +255,9 @@ def pass_debris_chars(text: str, lang: str, cfg) -> list[Edit]:
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
     for m in regex.finditer(r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
+    for m in regex.finditer(r"(?<=\p{L})-(?=[ \t]+\d{1,3}\.[ \t]+\p{Lu})", text):
+        # a word-final hyphen before a numbered article ("go on- 5. If"): no word follows to join, it was a full stop
+        edits.append(Edit(m.start(), m.end(), ".", "debris", "regex:hyphen-stop", 0.75, (".",), "hyphen before a numbered article read for a full stop"))
     if lang == "fr" and cfg.unpaired_guillemet_as_comma:
         for m in regex.finditer(r"\s?»(?=\s)", text):
             before = text[max(0, m.start() - cfg.guillemet_window) : m.start()]

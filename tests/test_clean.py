@@ -294,3 +294,10 @@ def test_french_grammar_rules_for_nouns(fr):
     assert "reçoit les cartes compte un ou deux points" in c.text
     s = "Il a certes visité les lieux saints, et les lieux publics."
     assert run(s, fr).text == s
+
+
+def test_hyphen_before_a_numbered_article_was_a_full_stop(en):
+    c = run("The player may then stand or play on- 7. If the trump is a king, he marks it.", en, "en")
+    assert "play on. 7. If the trump" in c.text
+    s = "Cards numbered one- to ten- 7. are low."
+    assert "ten- 7. are" in run(s, en, "en").text

@@ -301,3 +301,10 @@ def test_hyphen_before_a_numbered_article_was_a_full_stop(en):
     assert "play on. 7. If the trump" in c.text
     s = "Cards numbered one- to ten- 7. are low."
     assert "ten- 7. are" in run(s, en, "en").text
+
+
+def test_english_yon_and_ail_before_their_context():
+    res = general_resources("en")
+    assert clean_text("I hope yon will come, for ail the members are here.", "en", res) == "I hope you will come, for all the members are here."
+    s = "He climbed yon hill, though what did ail him no one knew."
+    assert clean_text(s, "en", res) == s

@@ -537,7 +537,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     buf.apply(pass_debris_chars(buf.text, resources.lang, config))
     if config.repair_words:
         if config.guillemet_letters:
-            buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain))
+            buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain, rep.elision))
         buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word))
         if rep.lang == "fr" and "l" in rep.elision:
             buf.apply(_elision_pass(buf.text, rep))

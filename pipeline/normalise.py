@@ -261,12 +261,23 @@ def pass_debris_chars(text: str, lang: str, cfg) -> list[Edit]:
     if lang == "fr" and cfg.unpaired_guillemet_as_comma:
         for m in regex.finditer(r"\s?»(?=\s)", text):
             before = text[max(0, m.start() - cfg.guillemet_window) : m.start()]
-            if before.rfind("«") > before.rfind("»"):
+            if _last_opening(before) > before.rfind("»"):
                 continue  # closes an open «
             if m.start() > 0 and not regex.match(r"[\p{L}\s]", text[m.start() - 1]):
                 continue
             edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
     return _non_overlapping(edits)
+
+
+def _last_opening(before: str) -> int:
+    """Position of the last « of ``before`` that can open a quotation: not glued to the end of a word
+    (``qu«``, ``moin«`` are debris for a letter) nor to another debris character (``|«``); -1 if none."""
+    for m in reversed(list(regex.finditer("«", before))):
+        prev = before[m.start() - 1] if m.start() > 0 else " "
+        if prev.isalpha() or prev in "|^*":
+            continue
+        return m.start()
+    return -1
 
 
 def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -> list[Edit]:
@@ -290,13 +301,15 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
 GLUED_GUILLEMET = regex.compile(r"(?<![\p{L}'’])(\p{L}+)«(?=[\s,.;:!?]|$)")
 
 
-def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool], zipf: Callable[[str], float], gain: float = 1.0) -> list[Edit]:
+def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool], zipf: Callable[[str], float], gain: float = 1.0,
+                         elisions: tuple[str, ...] = ()) -> list[Edit]:
     """An opening guillemet glued to the end of a word (``moin«``, ``qu«``) is no quotation mark: it is
-    debris printed for a lost letter when word + letter is a word ``gain`` zipf units more frequent than the bare word."""
+    debris printed for a lost letter when word + letter is a word ``gain`` zipf units more frequent than the bare word.
+    An elision prefix (``qu``, ``jusqu`` of ``elisions``) is no word without its apostrophe: its frequency does not count."""
     edits = []
     for m in GLUED_GUILLEMET.finditer(text):
         w = m.group(1)
-        zw = zipf(w.lower())
+        zw = 0.0 if w.lower() in elisions and len(w) > 1 else zipf(w.lower())
         opts = [(zipf((w + ch).lower()), w + ch) for ch in letters if is_word(w + ch) and zipf((w + ch).lower()) >= zw + gain]
         if not opts:
             continue

@@ -308,3 +308,15 @@ def test_english_yon_and_ail_before_their_context():
     assert clean_text("I hope yon will come, for ail the members are here.", "en", res) == "I hope you will come, for all the members are here."
     s = "He climbed yon hill, though what did ail him no one knew."
     assert clean_text(s, "en", res) == s
+
+
+def test_glued_guillemets_do_not_open_a_quotation(fr):
+    # « glued to an elision prefix stood for its lost letter; neither it nor a |« debris token opens a
+    # quotation, so a later lone » between words is still read as a comma
+    t = run("Il dit qu« le joueur a perdu la partie du fait de celui qui mêle» le joueur doit payer.", fr).text
+    assert "que le joueur" in t and "mêle, le joueur" in t
+    t = run("Il prend |« la carte , et à son choix » il écarte ou il garde.", fr).text
+    assert "choix, il" in t or "choix , il" in t
+    # a real quotation is kept
+    t = run("Il dit « je passe » et il écarte une carte.", fr).text
+    assert "« je passe »" in t

@@ -68,6 +68,8 @@ class CleanConfig:
     min_real_digits: int = 1  # a page-number token needs this many real digits unless otherwise evidenced
     unpaired_guillemet_as_comma: bool = True  # French: a lone » between words was a comma
     guillemet_window: int = 300  # characters looked back for an opening « before calling » unpaired
+    trailing_apostrophe_debris: bool = True  # French witness text (not general mode): an apostrophe glued to a word end that is no elision prefix is debris
+    quote_window: int = 200  # ... unless an apostrophe opening a quotation stands this many characters before
     # channel (weighted edit distance)
     accent_cost: float = 0.35  # é/e, â/a ...
     junk_sub_cost: float = 0.45  # a debris character (^ * | $ % ») read for a letter
@@ -534,7 +536,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     rep = resources.repairer(config)
     if config.join_hyphens:
         buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound, _rare_join(buf.text, rep, config)))
-    buf.apply(pass_debris_chars(buf.text, resources.lang, config))
+    buf.apply(pass_debris_chars(buf.text, resources.lang, config, rep.elision, bool(rep.domain)))
     if config.repair_words:
         if config.guillemet_letters:
             buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain, rep.elision))

@@ -320,3 +320,13 @@ def test_glued_guillemets_do_not_open_a_quotation(fr):
     # a real quotation is kept
     t = run("Il dit « je passe » et il écarte une carte.", fr).text
     assert "« je passe »" in t
+
+
+def test_french_quote_debris_in_witness_text(fr):
+    # an apostrophe glued to a word that is no elision prefix is debris; l' and jusqu' keep theirs
+    t = run("Le joueur perd la partie\net' que la carte soit vue , comme' il est dit , jusqu' au bout.", fr).text
+    assert "\net que la carte" in t and "comme il est dit" in t and "jusqu'" in t
+    # an opening « glued to a word that nothing closes before the next numbered article is debris, and a lone »
+    # in the next article is a comma, not its partner
+    t = run("8. Il marque le «point.\n9. Il prend la carte sous le talon » ou il recommence le coup.", fr).text
+    assert "le point." in t and "talon, ou" in t.replace(" ,", ",")

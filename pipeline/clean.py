@@ -72,6 +72,7 @@ class CleanConfig:
     quote_window: int = 200  # ... unless an apostrophe opening a quotation stands this many characters before
     # channel (weighted edit distance)
     accent_cost: float = 0.35  # é/e, â/a ...
+    accent_variants: bool = True  # an unknown token with exactly one known accent variant (any frequency) is that word
     junk_sub_cost: float = 0.45  # a debris character (^ * | $ % ») read for a letter
     junk_del_cost: float = 0.35  # a debris character that is not part of the word
     extra_letter_cost: float = 1.2  # a printed letter the page does not have (OCR substitutes more often than it

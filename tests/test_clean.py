@@ -330,3 +330,12 @@ def test_french_quote_debris_in_witness_text(fr):
     # in the next article is a comma, not its partner
     t = run("8. Il marque le «point.\n9. Il prend la carte sous le talon » ou il recommence le coup.", fr).text
     assert "le point." in t and "talon, ou" in t.replace(" ,", ",")
+
+
+def test_accent_only_misreads_of_rare_words_in_witness_text(fr):
+    # an unknown token whose only known accent variant is a (rare) word: an accent was misread
+    t = run("Le joueur qui s'apercevrâit de la faute pourrait le dire ; il écartèrait ensuite.", fr).text
+    assert "s'apercevrait de la faute" in t and "écarterait" in t
+    # general text (ICDAR-like, gold keeping misread accents) is left alone
+    g = run("Le joueur qui s'apercevrâit de la faute.", general_resources("fr")).text
+    assert "apercevrâit" in g

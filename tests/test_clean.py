@@ -339,3 +339,12 @@ def test_accent_only_misreads_of_rare_words_in_witness_text(fr):
     # general text (ICDAR-like, gold keeping misread accents) is left alone
     g = run("Le joueur qui s'apercevrâit de la faute.", general_resources("fr")).text
     assert "apercevrâit" in g
+
+
+def test_grave_u_read_as_ti(fr):
+    # the grave accent of ù read as the dot of an i: oti is où -- flagged with où first on its own, repaired
+    # when the text itself prints où elsewhere
+    c = run("Il se souvient du jour oti il partit pour la ville.", fr)
+    assert "oti" in c.text and c.flags and c.flags[0].candidates[0] == "où"
+    t = run("Le cas où il part, le lieu où il va, et le jour oti il partit pour la ville.", fr).text
+    assert "le jour où il partit" in t

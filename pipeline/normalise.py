@@ -270,7 +270,9 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 edits.append(Edit(m.start(), m.end(), "", "debris", "regex:unclosed-guillemet", 0.7, (), "« glued to a word, never closed: debris"))
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+(?:\s+|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
-    for m in regex.finditer(r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):
+    # (after a one-letter word, ``c^ dernier``, the character may stand for a lost letter: pass_glued_guillemet decides)
+    lone = r"(?<!(?<![\p{L}'’])\p{L})" if cfg.repair_words and cfg.guillemet_letters else ""
+    for m in regex.finditer(lone + r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
     for m in regex.finditer(r"(?<=\p{L})-(?=[ \t]+\d{1,3}\.[ \t]+\p{Lu})", text):
         # a word-final hyphen before a numbered article ("go on- 5. If"): no word follows to join, it was a full stop
@@ -322,7 +324,23 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
     return edits
 
 
-GLUED_GUILLEMET = regex.compile(r"(?<![\p{L}'’])(\p{L}+)«(?=[\s,.;:!?]|$)")
+GLUED_GUILLEMET = regex.compile(r"(?<![\p{L}'’])(?:(\p{L}+)(«)|(\p{L})([*^]+))(?=[\s,.;:!?]|$)")
+
+
+class _Glued:
+    """A word + glued character match in the shape of GLUED_GUILLEMET's first alternative."""
+
+    def __init__(self, word: str, char: str, start: int, end: int):
+        self._g, self._s, self._e = (None, word, char), start, end
+
+    def group(self, k: int = 0) -> str:
+        return self._g[k]
+
+    def start(self, k: int = 0) -> int:
+        return self._s if k <= 1 else self._s + len(self._g[1])
+
+    def end(self, k: int = 0) -> int:
+        return self._s + len(self._g[1]) if k == 1 else self._e
 
 
 def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool], zipf: Callable[[str], float], gain: float = 1.0,
@@ -332,13 +350,17 @@ def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool]
     An elision prefix (``qu``, ``jusqu`` of ``elisions``) is no word without its apostrophe: its frequency does not count."""
     edits = []
     for m in GLUED_GUILLEMET.finditer(text):
+        if m.group(3):  # ^ or * after a one-letter word: c^ = ce
+            m = _Glued(m.group(3), m.group(4), m.start(3), m.end())
         w = m.group(1)
-        zw = 0.0 if w.lower() in elisions and len(w) > 1 else zipf(w.lower())
+        zw = 0.0 if w.lower() in elisions else zipf(w.lower())
         opts = [(zipf((w + ch).lower()), w + ch) for ch in letters if is_word(w + ch) and zipf((w + ch).lower()) >= zw + gain]
         if not opts:
+            if m.group(2) != "«":  # a debris character after a one-letter word standing for nothing
+                edits.append(Edit(m.start(2), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
             continue
         z, best = max(opts)
-        edits.append(Edit(m.end(1), m.end(), best[len(w):], "debris", "lexicon:glued-guillemet", 0.8, tuple(o[1] for o in sorted(opts, reverse=True)), f"« glued to {w!r} read as a letter: {best!r}"))
+        edits.append(Edit(m.end(1), m.end(), best[len(w):], "debris", "lexicon:glued-guillemet", 0.8, tuple(o[1] for o in sorted(opts, reverse=True)), f"{m.group(2)} glued to {w!r} read as a letter: {best!r}"))
     return edits
 
 

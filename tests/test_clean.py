@@ -348,3 +348,9 @@ def test_grave_u_read_as_ti(fr):
     assert "oti" in c.text and c.flags and c.flags[0].candidates[0] == "où"
     t = run("Le cas où il part, le lieu où il va, et le jour oti il partit pour la ville.", fr).text
     assert "le jour où il partit" in t
+
+
+def test_debris_after_a_one_letter_word_stands_for_a_lost_letter(fr):
+    # c^ = ce (c is only an elision prefix on its own); after a word with no such reading the debris goes
+    t = run("La faute vient de celui qui mêle, c^ joueur doit payer, et il a^ perdu.", fr).text
+    assert "mêle, ce joueur" in t and "il a perdu" in t

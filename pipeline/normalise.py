@@ -270,6 +270,9 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 edits.append(Edit(m.start(), m.end(), "", "debris", "regex:unclosed-guillemet", 0.7, (), "« glued to a word, never closed: debris"))
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+(?:\s+|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
+    for m in regex.finditer(r"(?<=\s|^)[\^|*]+[«»]+(?:[ \t]+|$)", text):
+        # a guillemet stuck to debris (|«) quotes nothing: the token is debris as a whole
+        edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "stray OCR debris characters"))
     # (after a one-letter word, ``c^ dernier``, the character may stand for a lost letter: pass_glued_guillemet decides)
     lone = r"(?<!(?<![\p{L}'’])\p{L})" if cfg.repair_words and cfg.guillemet_letters else ""
     for m in regex.finditer(lone + r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):

@@ -354,3 +354,8 @@ def test_debris_after_a_one_letter_word_stands_for_a_lost_letter(fr):
     # c^ = ce (c is only an elision prefix on its own); after a word with no such reading the debris goes
     t = run("La faute vient de celui qui mêle, c^ joueur doit payer, et il a^ perdu.", fr).text
     assert "mêle, ce joueur" in t and "il a perdu" in t
+
+
+def test_guillemet_stuck_to_debris_is_debris(fr):
+    t = run("Il peut recommencer en prenant |« la carte du talon, ou la laisser.", fr).text
+    assert "prenant la carte" in t and "«" not in t

@@ -275,6 +275,9 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "stray OCR debris characters"))
     # (after a one-letter word, ``c^ dernier``, the character may stand for a lost letter: pass_glued_guillemet decides)
     lone = r"(?<!(?<![\p{L}'’])\p{L})" if cfg.repair_words and cfg.guillemet_letters else ""
+    for m in regex.finditer(r"(?<=\p{L}{2})[*^]+(?=[ \t]*\n[ \t]*\.?[\p{N}ilo$»]{1,3}[ \t]?\.)", text):
+        # a debris character ending the last line of an article (the next line is numbered): the full stop
+        edits.append(Edit(m.start(), m.end(), ".", "debris", "regex:debris-stop", 0.75, (".",), "debris at the end of an article read for a full stop"))
     for m in regex.finditer(lone + r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
     for m in regex.finditer(r"(?<=\p{L})-(?=[ \t]+\d{1,3}\.[ \t]+\p{Lu})", text):

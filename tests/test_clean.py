@@ -359,3 +359,8 @@ def test_debris_after_a_one_letter_word_stands_for_a_lost_letter(fr):
 def test_guillemet_stuck_to_debris_is_debris(fr):
     t = run("Il peut recommencer en prenant |« la carte du talon, ou la laisser.", fr).text
     assert "prenant la carte" in t and "«" not in t
+
+
+def test_debris_ending_an_article_is_its_full_stop(fr):
+    t = run("7. Celui qui donne mal perd le point*\n8. Le joueur qui écarte ne peut plus reprendre.", fr).text
+    assert "perd le point.\n8. Le joueur" in t

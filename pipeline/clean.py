@@ -136,6 +136,8 @@ class CleanConfig:
     phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
     realword_rules: bool = True  # grammar patterns of lexicon/realword.tsv (on -> ou, eu -> en, be -> he ...)
     realword_max_sentences: int = 200  # sentences tagged with spaCy per text at most (speed bound)
+    determiner_participle: bool = True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
+    determiner_min_count: int = 3  # ... when the witness prints the -e word this often
     phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)
 
 
@@ -562,7 +564,29 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
             _flags_regs_from_prev(buf, fl, rg, flags, regs)
         if config.realword_rules and lex.realword:
             buf.apply(_dedupe(rep.realword_rules().edits(buf.text, config.realword_max_sentences)))
+        if config.determiner_participle and rep.lang == "fr" and rep.domain:
+            buf.apply(_determiner_participle_pass(buf.text, rep, config))
     return buf, pending, flags, regs
+
+
+FEM_DET_E = regex.compile(r"(?<![\p{L}'’])(la|une|sa|cette|ma|ta)(\s+)(\p{L}+)é(?![\p{L}'’])", regex.IGNORECASE)
+
+
+def _determiner_participle_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
+    """French: a feminine determiner before a word in -é (``la donné``) reads a noun the witness itself
+    prints at least ``determiner_min_count`` times in -e (``donne``): the accent is an OCR slip.
+    (Feminine nouns in -é, ``la cité``, have no -e noun the witness keeps printing.)"""
+    from .lexicon import count_text
+
+    doc, _ = count_text(text)
+    out = []
+    for m in FEM_DET_E.finditer(text):
+        e = (m.group(3) + "e").lower()
+        if doc.get(e, 0) >= cfg.determiner_min_count and rep.is_word(e):
+            s = m.end() - 1
+            out.append(Edit(s, m.end(), "e", "real_word", "grammar:determiner-noun", 0.75, (m.group(3) + "e",),
+                            f"{m.group(1)!r} + {m.group(3) + 'é'!r}: a participle cannot follow a determiner; the witness prints {e!r} {doc[e]} times"))
+    return out
 
 
 def _flags_regs_from_prev(buf, fl, rg, flags, regs):

@@ -364,3 +364,12 @@ def test_guillemet_stuck_to_debris_is_debris(fr):
 def test_debris_ending_an_article_is_its_full_stop(fr):
     t = run("7. Celui qui donne mal perd le point*\n8. Le joueur qui écarte ne peut plus reprendre.", fr).text
     assert "perd le point.\n8. Le joueur" in t
+
+
+def test_participle_after_a_feminine_determiner_is_the_noun_the_witness_prints(fr):
+    text = ("Celui qui demande la passe la perd. Une passe se paie. La passe est au joueur. "
+            "Le joueur qui refuse la passé , perd le point ; il a passé deux fois.")
+    t = run(text, fr).text
+    assert "refuse la passe ," in t and "il a passé deux" in t
+    # without the witness printing the -e noun, nothing changes (la cité)
+    assert "la cité" in run("Il habite la cité depuis longtemps, et il le dit souvent à ses amis.", fr).text

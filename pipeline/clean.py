@@ -136,6 +136,9 @@ class CleanConfig:
     phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
     realword_rules: bool = True  # grammar patterns of lexicon/realword.tsv (on -> ou, eu -> en, be -> he ...)
     realword_max_sentences: int = 200  # sentences tagged with spaCy per text at most (speed bound)
+    witness_often: int = 6  # witness text: a rare word printed once, one edit (cost <= witness_max_cost) from a word
+    witness_rare_zipf: float = 3.5  # the witness prints this often, is that word (0: off)
+    witness_max_cost: float = 1.2
     determiner_participle: bool = True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
     determiner_min_count: int = 3  # ... when the witness prints the -e word this often
     phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)

@@ -311,6 +311,15 @@ class Repairer:
                 w = vs[0]
                 return Decision(case_like(tok, w), "spelling", "lexicon:accent-variant", 0.8, (w,),
                                 f"{tok!r}: the only known word differing by accents is {w!r} (zipf {self.zipf_of(w):.2f})", True)
+        if (cfg.witness_often and self.domain and not has_junk and tok.isalpha() and ctx.doc and ctx.pool
+                and 0.0 < self.zipf.get(lw, 0.0) < cfg.witness_rare_zipf and ctx.doc.get(lw, 0) <= 1):
+            # a rare word printed once, one cheap edit from a word the witness prints often (cartels/cartes)
+            near = [(w, c) for w, c in self.local_candidates(tok, ctx)
+                    if c <= cfg.witness_max_cost and ctx.doc.get(w, 0) >= cfg.witness_often and len(w) >= 4]
+            if len(near) == 1:
+                w, c = near[0]
+                return Decision(case_like(tok, w), "real_word", "witness-frequency", 0.7, (w,),
+                                f"{tok!r} (zipf {self.zipf_of(lw):.2f}, printed once) vs {w!r} printed {ctx.doc[w]} times (cost {c:.2f})", True)
         obs_z = self.zipf_of(lw) if not has_junk else 0.0
         obs = self.prior(lw, ctx.doc) + ctx.score(prev, lw, nxt, observed=True) if not has_junk else 0.0
         if has_junk:

@@ -373,3 +373,14 @@ def test_participle_after_a_feminine_determiner_is_the_noun_the_witness_prints(f
     assert "refuse la passe ," in t and "il a passé deux" in t
     # without the witness printing the -e noun, nothing changes (la cité)
     assert "la cité" in run("Il habite la cité depuis longtemps, et il le dit souvent à ses amis.", fr).text
+
+
+def test_rare_word_printed_once_near_a_word_the_witness_prints_often(fr):
+    text = ("Le joueur prend ses cartes. Il écarte deux cartes. Les cartes sont mêlées. On donne cinq cartes. "
+            "Il voit les cartes de son adversaire. Les cartes retournées sont bonnes. "
+            "Le premier en cartels demande trois cartes et il joue.")
+    filler = "Celui qui donne mêle le jeu et fait couper son adversaire avant de distribuer le talon. " * 12
+    t = run(filler + text, fr).text  # (a witness long enough to be evidence about itself)
+    assert "premier en cartes demande" in t
+    # the same rare word in text that does not keep printing the near word stays
+    assert "des cartels de la drogue" in run("Il parle des cartels de la drogue dans son livre.", fr).text

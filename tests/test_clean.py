@@ -384,3 +384,9 @@ def test_rare_word_printed_once_near_a_word_the_witness_prints_often(fr):
     assert "premier en cartes demande" in t
     # the same rare word in text that does not keep printing the near word stays
     assert "des cartels de la drogue" in run("Il parle des cartels de la drogue dans son livre.", fr).text
+
+
+def test_lone_full_stop_after_a_colon_is_a_speck(fr):
+    t = run("Elles ont tort : . un joueur peu délicat pourrait tricher.", fr).text
+    assert "tort : un joueur" in t
+    assert "tort. Un joueur" in run("Elles ont tort. Un joueur peu délicat pourrait tricher.", fr).text

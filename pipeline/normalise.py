@@ -256,6 +256,9 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
         # a full stop standing alone after a colon/semicolon/comma, before a lower-case word: a speck
         # (witness text only: ICDAR FR dev right->wrong 8 -> 11 with it)
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-stop", 0.8, (), "lone full stop after punctuation, before a lower-case word"))
+    for m in regex.finditer(r"(?<=\p{L}{2}),(?=\p{L}{2})", text) if domain else ():
+        # a comma glued between two words lost the space printed after it
+        edits.append(Edit(m.start(), m.end(), ", ", "split", "regex:comma-space", 0.8, (", ",), "space lost after a comma between two words"))
     if lang == "fr" and cfg.trailing_apostrophe_debris and domain:
         # (witness text only: on ICDAR FR dev the gold keeps such apostrophes as often as not, 12 helpful / 20 harmful)
         for m in regex.finditer(r"(?<![\p{L}'’‘])(\p{L}{2,})['’](?=\s)", text):

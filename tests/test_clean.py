@@ -390,3 +390,8 @@ def test_lone_full_stop_after_a_colon_is_a_speck(fr):
     t = run("Elles ont tort : . un joueur peu délicat pourrait tricher.", fr).text
     assert "tort : un joueur" in t
     assert "tort. Un joueur" in run("Elles ont tort. Un joueur peu délicat pourrait tricher.", fr).text
+
+
+def test_comma_glued_between_two_words_gets_its_space(fr):
+    t = run("Avant d'avoir écarté,on recommence le coup ; le prix est 1,5 franc.", fr).text
+    assert "écarté, on recommence" in t and "1,5 franc" in t

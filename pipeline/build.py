@@ -200,6 +200,13 @@ class Mapper:
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
         self._client = None
         self._cluster = None
+        if not (self.scheduler in ("sync", "threads", "processes") or self.scheduler.startswith("tcp://")
+                or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)):
+            from .errors import PipelineError
+
+            raise PipelineError(
+                f"unknown scheduler {self.scheduler!r}; use sync, threads, processes, local:N or tcp://host:port"
+            )
 
     def __enter__(self) -> "Mapper":
         if self.scheduler.startswith("local:") or self.scheduler.startswith("tcp://"):
@@ -212,12 +219,6 @@ class Mapper:
                 self._client = Client(self._cluster)
             else:
                 self._client = Client(self.scheduler)
-        elif self.scheduler not in ("sync", "threads", "processes"):
-            from .errors import PipelineError
-
-            raise PipelineError(
-                f"unknown scheduler {self.scheduler!r}; use sync, threads, processes, local:N or tcp://host:port"
-            )
         return self
 
     def __exit__(self, *exc) -> None:
@@ -413,6 +414,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     from .tei import BuildInfo
 
     t0 = time.perf_counter()
+    mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
@@ -432,7 +434,7 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
                                               "seconds": time.perf_counter() - t0, "cache_files": frozenset()})
             except Exception:  # a corrupt cache entry: rebuild
                 pass
-    with Mapper(opts.scheduler) as mapper:
+    with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         pairs = mapper.map(_run_witness, jobs)
         builds = [b for b, _ in pairs]

@@ -1,11 +1,10 @@
 """Shared helpers of test_rules / test_referee / test_ecarte: laws from the reference texts, one table per session.
 
-The laws are built from ``tests/fixtures/laws.toml`` (the gold and hand-read texts the annotations were reviewed
-against), so these tests do not depend on a build having run.
+The laws are those of the committed build (``outputs/laws.csv``, which test_build shows a fresh build reproduces):
+the curation is reviewed against them, so a stale entry is a real finding.
 """
 from __future__ import annotations
 
-import tomllib
 from functools import lru_cache
 from pathlib import Path
 
@@ -13,20 +12,15 @@ from pipeline.model import Law
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS = ROOT / "corpus"
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "laws.toml"
 
 
 @lru_cache(maxsize=1)
 def reference_laws() -> tuple[Law, ...]:
-    with open(FIXTURE, "rb") as fh:
-        entries = tomllib.load(fh)["law"]
-    return tuple(
-        Law(
-            id=e["id"], witness_id=e["witness"], game=e["game"], lang=e["lang"], kind=e["kind"], number=e.get("number"),
-            printed="", label=e["label"], order=i, start=0, end=len(e["text"]), text=e["text"], parent=e.get("parent"),
-        )
-        for i, e in enumerate(entries)
-    )
+    """The laws of the committed build (outputs/laws.csv): the texts the curation was reviewed against.
+    test_build checks that a fresh build gives exactly these."""
+    from pipeline.rules import laws_from_csv
+
+    return tuple(laws_from_csv(ROOT / "outputs" / "laws.csv"))
 
 
 @lru_cache(maxsize=1)

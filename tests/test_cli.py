@@ -27,7 +27,7 @@ def test_clean_lines_keeps_one_output_line_per_input_line(capsys, monkeypatch):
 
 
 def test_clean_repairs_text_from_outside_the_corpus(capsys, monkeypatch):
-    status, out, _ = run(["clean", "-", "--lang", "fr"], capsys, "Le joueur qui a une carie de trop perd la partie.\n", monkeypatch)
+    status, out, _ = run(["clean", "-", "--lang", "fr"], capsys, "Le joueur qui a une cartc de trop perd la partie.\n", monkeypatch)
     assert status == 0 and "une carte de trop" in out
 
 

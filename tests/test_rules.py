@@ -47,7 +47,8 @@ def test_every_seed_law_that_rules_on_an_irregularity_is_curated():
     curated = {a.law_id for a in resources().annotations}
     assert ids == curated  # every law reviewed: a ruling or an explicit no_ruling
     no_ruling = {a.law_id for a in resources().annotations if a.ruling is None}
-    assert no_ruling == {"whist.fr-001.rule-1", "whist.fr-001.rule-3", "whist.fr-001.rule-6", "whist.fr-001.rule-11", "whist.en-002.law-41"}
+    assert no_ruling == {"whist.fr-001.rule-1", "whist.fr-001.rule-3", "whist.fr-001.rule-6", "whist.fr-001.rule-11",
+                         "whist.en-002.law-41", "whist.en-002.law-37"}  # law 37 rules through its clauses
     for n in range(4, 14):
         assert f"ecarte.fr-000.law-{n}" not in no_ruling
     for n in range(1, 16):
@@ -162,8 +163,10 @@ def test_suggestions_on_the_seed_laws_agree_with_the_curation_on_the_key_phrases
         ("whist.fr-001.rule-2", "lose_deal"), ("whist.en-002.law-38", "deal_stands"),
     ]:
         assert pair in found, pair
-    # no suggestion contradicts a curated ruling outright on these laws
-    assert not any(d.startswith("ecarte.fr-000.law-6") or d.startswith("ecarte.en-003.law-9") for d in table().report.disagreements)
+    # no suggestion contradicts a curated ruling on these laws (a curated term the patterns miss in a damaged
+    # OCR text is reported, but is not a contradiction)
+    assert not any(d.startswith(("ecarte.fr-000.law-6", "ecarte.en-003.law-9")) and "the text suggests" in d
+                   for d in table().report.disagreements)
 
 
 def test_outputs_are_deterministic_documented_and_round_trip():

@@ -482,7 +482,9 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
         rules = json.loads(outputs["rules.json"])
         outputs.update({f"site/{k}": v for k, v in render_site(results, links, rules).items()})
     t5 = time.perf_counter()
-    stage = {k: sum(r.stats.get(k, 0.0) for r in results) for k in ("clean", "segment", "tei", "suggest")}
+    ran = set(processed)
+    stage = {k: sum(r.stats.get(k, 0.0) for r in results if r.witness.id in ran)
+             for k in ("clean", "segment", "tei", "suggest")}
     report = BuildReport(
         witnesses=len(results),
         processed=processed,

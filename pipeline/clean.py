@@ -31,7 +31,7 @@ from pathlib import Path
 
 import regex
 
-from .edits import Edit, EditBuffer
+from .edits import Edit, EditBuffer, non_overlapping
 from .lexicon import CorpusCounts, GeneralLexicon, LexiconData, general_lexicon, load_lexicon_data
 from .model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .normalise import (
@@ -280,7 +280,7 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
                 flags.append((ws, we, word, d.candidates, d.confidence, d.evidence))
     edits = [e for e in edits if e.start not in merged_at or e.kind == "merge"]
     # map flags/regularisations to raw before applying
-    buf.apply(_dedupe(edits))
+    buf.apply(non_overlapping(edits))
 
 
 from rapidfuzz.distance import Levenshtein
@@ -433,7 +433,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
         conf = round(min(0.95, 0.6 + 0.1 * (grams[g] - cfg.phrase_min_count + 1)), 3)
         edits.append(Edit(ms, me, after, kind, "witness-phrase", conf, (target,), ev))
         used_until = me
-    return _dedupe(edits)
+    return non_overlapping(edits)
 
 
 ELISION_FIXES = (
@@ -453,7 +453,7 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
         for m in pat.finditer(text):
             edits.append(Edit(m.start(), m.end(), fix(m), "elision", "regex:elision", 0.85, (fix(m),), why))
     if not rep.domain and not rep.cfg.general_elision_guesses:
-        return _dedupe(edits)
+        return non_overlapping(edits)
     for m in CAP_T_ELISION.finditer(text):
         w = m.group(1)
         if rep.is_word(w) and not rep.is_word("t" + w) and not _sentence_start(text, m.start()):
@@ -462,7 +462,7 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
         w = m.group(1)
         if rep.is_word(w) and text[m.end(): m.end() + 1] not in ("'", "’"):
             edits.append(Edit(m.start(), m.start(), "l", "elision", "lexicon:elision", 0.75, ("l'" + w,), f"l of l' lost before {w!r}"))
-    return _dedupe(edits)
+    return non_overlapping(edits)
 
 
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
@@ -477,15 +477,6 @@ def _hyphen_fragment(text: str, s: int, e: int) -> bool:
 
 def case_reg(orig: str, reg: str) -> str:
     return reg[:1].upper() + reg[1:] if orig[:1].isupper() else reg
-
-
-def _dedupe(edits: list[Edit]) -> list[Edit]:
-    out: list[Edit] = []
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        if out and e.start < out[-1].end:
-            continue
-        out.append(e)
-    return out
 
 
 def _parts(t: str) -> list[tuple[int, str]]:
@@ -566,7 +557,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
             _word_pass(buf, rep, config, fl, rg, real_words=True)
             _flags_regs_from_prev(buf, fl, rg, flags, regs)
         if config.realword_rules and lex.realword:
-            buf.apply(_dedupe(rep.realword_rules().edits(buf.text, config.realword_max_sentences)))
+            buf.apply(non_overlapping(rep.realword_rules().edits(buf.text, config.realword_max_sentences)))
         if config.determiner_participle and rep.lang == "fr" and rep.domain:
             buf.apply(_determiner_participle_pass(buf.text, rep, config))
     return buf, pending, flags, regs

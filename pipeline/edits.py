@@ -176,3 +176,13 @@ def drop_noop(corrections: list[Correction]) -> list[Correction]:
 
 def with_kind(c: Correction, kind: str) -> Correction:
     return replace(c, kind=kind)
+
+
+def non_overlapping(edits: list[Edit]) -> list[Edit]:
+    """Edits sorted by position; an edit overlapping one already kept is dropped (the earlier one wins)."""
+    out: list[Edit] = []
+    for e in sorted(edits, key=lambda e: (e.start, e.end)):
+        if out and e.start < out[-1].end:
+            continue
+        out.append(e)
+    return out

@@ -12,7 +12,7 @@ from typing import Callable
 
 import regex
 
-from .edits import Edit
+from .edits import Edit, non_overlapping
 from .lexicon import LexiconData, fold
 
 CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
@@ -125,16 +125,7 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: in
             start = max(start, 0)
             end = len(text) if j == n - 1 or e >= len(text) else end
         edits.append(Edit(start, end, "", "debris", "line:" + ("script" if "script" in why else "pattern"), 0.95, (), why))
-    return _non_overlapping(edits)
-
-
-def _non_overlapping(edits: list[Edit]) -> list[Edit]:
-    out: list[Edit] = []
-    for e in sorted(edits, key=lambda e: (e.start, e.end)):
-        if out and e.start < out[-1].end:
-            continue
-        out.append(e)
-    return out
+    return non_overlapping(edits)
 
 
 class PageNumbers:
@@ -244,7 +235,7 @@ def pass_running_heads(
         rs, re_ = to_raw(m.start(), m.end())
         edits.append(Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}"))
         breaks.append(PendingBreak(rs, re_, p, m.group(1).upper(), m.group()))
-    return _non_overlapping(edits), breaks
+    return non_overlapping(edits), breaks
 
 
 def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False) -> list[Edit]:
@@ -301,7 +292,7 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
             if m.start() > 0 and not regex.match(r"[\p{L}\s]", text[m.start() - 1]):
                 continue
             edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
-    return _non_overlapping(edits)
+    return non_overlapping(edits)
 
 
 # the start of a numbered article on a new line ("\n13. Quand", OCR look-alikes included: "\ni3. ", "\nio».Si")
@@ -408,7 +399,7 @@ def pass_hyphenation(
             edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.9, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a word"))
         elif rare_join is not None and rare_join(a, b):
             edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.8, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a (rare) word and {a!r}, {b!r} are not both common words"))
-    return _non_overlapping(edits)
+    return non_overlapping(edits)
 
 
 def nfc(s: str) -> str:

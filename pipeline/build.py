@@ -196,6 +196,8 @@ class Mapper:
     distributed scheduler is set up once and shared by every mapped stage.
     """
 
+    connect_timeout = "10s"  # how long to wait for a distributed scheduler (tcp://host:port)
+
     def __init__(self, scheduler: str | None):
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
         self._client = None
@@ -218,7 +220,15 @@ class Mapper:
                                              dashboard_address=None, silence_logs=40)
                 self._client = Client(self._cluster)
             else:
-                self._client = Client(self.scheduler)
+                try:
+                    self._client = Client(self.scheduler, timeout=self.connect_timeout)
+                except (OSError, TimeoutError) as exc:
+                    from .errors import PipelineError
+
+                    raise PipelineError(
+                        f"cannot reach the Dask scheduler at {self.scheduler} ({type(exc).__name__}); "
+                        "start it, or use --scheduler local:N"
+                    ) from None
         return self
 
     def __exit__(self, *exc) -> None:

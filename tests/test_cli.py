@@ -54,3 +54,10 @@ def test_referee_answers_from_the_rule_table_and_errors_in_one_line(capsys):
 def test_unknown_scheduler_is_a_one_line_error(capsys, tmp_path):
     status, _, err = run(["--out", str(tmp_path / "o"), "build", "--quiet", "--scheduler", "carrier-pigeon"], capsys)
     assert status == 2 and "unknown scheduler" in err and not (tmp_path / "o").exists()
+
+
+def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys, tmp_path):
+    status, _, err = run(["--out", str(tmp_path / "o"), "--cache", str(tmp_path / "c"), "build", "--quiet",
+                          "--scheduler", "tcp://127.0.0.1:9"], capsys)
+    assert status == 2 and err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
+    assert not (tmp_path / "o").exists()

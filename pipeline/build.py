@@ -13,11 +13,12 @@ import io
 import json
 import os
 import pickle
+import shutil
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import Callable, Iterable, Iterator, Sequence
 
 import pandas as pd
 
@@ -117,12 +118,31 @@ def _cache_path(cache_dir: Path, witness_id: str, key: str) -> Path:
 
 @dataclass(frozen=True)
 class WitnessBuild:
-    """Everything built for one witness by the per-witness stage (cached as one unit)."""
+    """Everything built for one witness by the per-witness stage (cached as one unit).
+
+    ``tables`` holds the witness's rows of each table, already formatted (CSV rows without the
+    header, JSON records without the brackets) and ``laws_frame`` its rows of laws.parquet, so the
+    build writes a library's tables by concatenation, never holding them whole."""
 
     result: WitnessResult
     tei: bytes  # outputs/tei/<witness>.xml
     text: bytes  # outputs/text/<witness>.txt
     suggestions: tuple = ()  # rulings the spaCy patterns suggest for its laws (rules.Suggestion)
+    tables: dict = field(default_factory=dict)  # table file name -> this witness's rows (bytes)
+    laws_frame: pd.DataFrame | None = None
+
+
+def witness_tables(result: WitnessResult) -> tuple[dict[str, bytes], pd.DataFrame]:
+    """One witness's rows of every per-witness table, formatted as in the whole table."""
+    laws = laws_frame([result])
+    tables = {
+        "laws.csv": _csv_rows(laws),
+        "laws.json": _json_items(laws),
+        "corrections.csv": _csv_rows(corrections_frame([result])),
+        "flags.csv": _csv_rows(flags_frame([result])),
+        "pages.csv": _csv_rows(pages_frame([result])),
+    }
+    return tables, laws
 
 
 def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBuild:
@@ -142,8 +162,10 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     t3 = time.perf_counter()
     suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
     t4 = time.perf_counter()
-    result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2, "suggest": t4 - t3})
-    return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions)
+    tables, laws = witness_tables(result)
+    t5 = time.perf_counter()
+    result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2, "suggest": t4 - t3, "tables": t5 - t4})
+    return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions, tables, laws)
 
 
 def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) -> tuple[object, bool]:
@@ -237,6 +259,28 @@ class Mapper:
         if self._cluster is not None:
             self._cluster.close()
 
+    def imap(self, func: Callable, items: Sequence) -> Iterator:
+        """``func`` over ``items``, results yielded in order as they are needed: on a cluster every
+        item is submitted at once and each result is fetched, then released, in turn, so the caller
+        never holds more than one result it has not consumed."""
+        if self._client is not None:
+            futures = self._client.map(func, list(items), pure=False)
+            try:
+                for i, fut in enumerate(futures):
+                    yield fut.result()
+                    fut.release()
+                    futures[i] = None
+            finally:
+                for fut in futures:
+                    if fut is not None:
+                        fut.cancel()
+            return
+        if self.scheduler == "sync" or len(items) <= 1:
+            for x in items:
+                yield func(x)
+            return
+        yield from self.map(func, items)
+
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
             return []
@@ -268,6 +312,40 @@ def _parquet(df: pd.DataFrame) -> bytes:
 def _json_records(df: pd.DataFrame) -> bytes:
     records = json.loads(df.to_json(orient="records", force_ascii=False))
     return (json.dumps(records, ensure_ascii=False, indent=1) + "\n").encode("utf-8")
+
+
+def _csv_rows(df: pd.DataFrame) -> bytes:
+    """``df``'s rows as in ``_csv(df)`` but without the header (for concatenation)."""
+    if df.empty:
+        return b""
+    buf = io.StringIO()
+    df.to_csv(buf, index=False, header=False, lineterminator="\n")
+    return buf.getvalue().encode("utf-8")
+
+
+def _json_items(df: pd.DataFrame) -> bytes:
+    """``df``'s records as in ``_json_records(df)`` but without the brackets (joined with ``,\\n``)."""
+    if df.empty:
+        return b""
+    return _json_records(df)[2:-3]  # strip "[\n" and "\n]\n"
+
+
+def _join_json(items: Iterable[bytes]) -> Iterable[bytes]:
+    """The pieces of a JSON array file made of record items (see ``_json_items``)."""
+    first = True
+    for item in items:
+        if item:
+            yield (b"[\n" if first else b",\n") + item
+            first = False
+    yield b"[]\n" if first else b"\n]\n"
+
+
+def _law_schema():
+    import pyarrow as pa
+
+    types = {"number": pa.int64(), "order": pa.int64(), "start": pa.int64(), "end": pa.int64(),
+             "raw_start": pa.int64(), "raw_end": pa.int64(), "confidence": pa.float64(), "complete": pa.bool_()}
+    return pa.schema([(c, types.get(c, pa.large_string())) for c in LAW_COLUMNS])
 
 
 LAW_COLUMNS = (
@@ -363,10 +441,11 @@ def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.Da
     return pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS)
 
 
-def witnesses_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
+def witnesses_frame(members: Sequence) -> pd.DataFrame:
+    """One row per witness; ``members`` have ``witness``, ``laws``, ``corrections`` and ``flags`` (counts)."""
     rows = []
-    for r in results:
-        w = r.witness
+    for m in members:
+        w = m.witness
         rows.append(
             {
                 "id": w.id,
@@ -380,9 +459,9 @@ def witnesses_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
                 "source": w.source,
                 "page": w.page,
                 "note": w.note,
-                "laws": len(r.segmented.laws),
-                "corrections": len(r.cleaned.corrections),
-                "flags": len(r.cleaned.flags),
+                "laws": len(m.laws),
+                "corrections": m.corrections,
+                "flags": m.flags,
             }
         )
     df = pd.DataFrame(rows, columns=WITNESS_COLUMNS)
@@ -419,8 +498,133 @@ def _log(opts: BuildOptions, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
-    """Compute every output in memory: {relative path: bytes}. Reads only; writes only the cache."""
+class Staging:
+    """Outputs are written into a staging folder beside ``out_dir`` while the build runs, and moved
+    into place (one ``os.replace`` per changed file) only once every output has been produced: a
+    failed build leaves ``out_dir`` as it was, and a large build never holds its outputs in memory."""
+
+    def __init__(self, out_dir: Path):
+        self.out = Path(out_dir)
+        self.dir = self.out.parent / f".{self.out.name}.staging-{os.getpid()}"
+        if self.dir.exists():
+            shutil.rmtree(self.dir)
+        self.dir.mkdir(parents=True)
+        self.files: list[str] = []
+
+    def path(self, rel: str) -> Path:
+        p = self.dir / rel
+        p.parent.mkdir(parents=True, exist_ok=True)
+        if rel not in self.files:
+            self.files.append(rel)
+        return p
+
+    def write(self, rel: str, data: bytes) -> None:
+        self.path(rel).write_bytes(data)
+
+    def open(self, rel: str):
+        return self.path(rel).open("wb")
+
+    def commit(self, managed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, str]]:
+        """Move the changed files into place, remove stale ones from the managed folders.
+        Returns (written, removed, {file: sha256} of every output)."""
+        written, manifest = [], {}
+        for rel in sorted(self.files):
+            src, dst = self.dir / rel, self.out / rel
+            manifest[rel] = _sha256(src)
+            if dst.is_file() and dst.stat().st_size == src.stat().st_size and _sha256(dst) == manifest[rel]:
+                continue
+            dst.parent.mkdir(parents=True, exist_ok=True)
+            os.chmod(src, 0o644)
+            os.replace(src, dst)
+            written.append(rel)
+        removed = [rel for rel in _managed_files(self.out, managed) if rel not in manifest]
+        for rel in removed:
+            (self.out / rel).unlink()
+        self.abort()
+        return tuple(written), tuple(removed), manifest
+
+    def abort(self) -> None:
+        shutil.rmtree(self.dir, ignore_errors=True)
+
+
+def _sha256(path: Path) -> str:
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
+
+
+def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
+    return [p.relative_to(out_dir).as_posix() for sub in managed if (out_dir / sub).is_dir()
+            for p in sorted((out_dir / sub).rglob("*")) if p.is_file()]
+
+
+def _unchanged(out_dir: Path, manifest: dict[str, str]) -> bool:
+    """True if ``out_dir`` holds exactly the outputs of ``manifest`` (nothing edited, lost or stale)."""
+    for rel, digest in manifest.items():
+        p = out_dir / rel
+        if not p.is_file() or _sha256(p) != digest:
+            return False
+    return all(rel in manifest for rel in _managed_files(out_dir, MANAGED_DIRS))
+
+
+@dataclass
+class _Tables:
+    """The table files being written into the staging folder, one witness at a time."""
+
+    staging: Staging
+
+    def __post_init__(self) -> None:
+        import pyarrow.parquet as pq
+
+        self.csv = {name: self.staging.open(name) for name in ("laws.csv", "corrections.csv", "flags.csv", "pages.csv")}
+        for name, cols in (("laws.csv", LAW_COLUMNS), ("corrections.csv", CORRECTION_COLUMNS),
+                           ("flags.csv", FLAG_COLUMNS), ("pages.csv", PAGE_COLUMNS)):
+            self.csv[name].write(_csv(pd.DataFrame(columns=cols)))
+        self.json = self.staging.open("laws.json")
+        self.json_first = True
+        self.schema = _law_schema()
+        self.parquet = pq.ParquetWriter(self.staging.path("laws.parquet"), self.schema, compression="zstd")
+
+    def add(self, b: WitnessBuild) -> None:
+        import pyarrow as pa
+
+        for name, fh in self.csv.items():
+            fh.write(b.tables.get(name, b""))
+        item = b.tables.get("laws.json", b"")
+        if item:
+            self.json.write((b"[\n" if self.json_first else b",\n") + item)
+            self.json_first = False
+        if b.laws_frame is not None and len(b.laws_frame):
+            self.parquet.write_table(pa.Table.from_pandas(b.laws_frame, schema=self.schema, preserve_index=False))
+
+    def close(self) -> None:
+        import pyarrow as pa
+
+        for fh in self.csv.values():
+            fh.close()
+        self.json.write(b"[]\n" if self.json_first else b"\n]\n")
+        self.json.close()
+        if self.json_first:  # no laws at all: an empty table with the schema
+            self.parquet.write_table(pa.Table.from_pylist([], schema=self.schema))
+        self.parquet.close()
+
+
+@dataclass(frozen=True)
+class _Slim:
+    """What the build keeps of a witness once its files are written: its laws and its counts."""
+
+    witness: Witness
+    laws: tuple[Law, ...]
+    suggestions: tuple
+    corrections: int
+    flags: int
+    result: WitnessResult | None = None  # kept only when the site is rendered
+
+
+def build(opts: BuildOptions) -> BuildReport:
+    """Build everything; outputs/ only changes once every output has been computed."""
     from .tei import BuildInfo
 
     t0 = time.perf_counter()
@@ -432,169 +636,190 @@ def compute(opts: BuildOptions) -> tuple[dict[str, bytes], BuildReport]:
     build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
     cache = str(opts.cache_dir) if opts.cache_dir else None
     jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res), build_info) for wt in texts]
+    del texts
     corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j[3] for j in jobs).encode()).hexdigest()[:24]
+    manifest_name = f"corpus.{corpus_key}.json"
+    if cache and (Path(cache) / manifest_name).is_file():
+        try:
+            last = json.loads((Path(cache) / manifest_name).read_text("utf-8"))
+            if _unchanged(Path(opts.out_dir), last["outputs"]):
+                _log(opts, "nothing changed since the last build: outputs are up to date")
+                return BuildReport(witnesses=last["witnesses"], processed=(), cached=tuple(last["ids"]), written=(),
+                                   removed=(), laws=last["laws"], links=last["links"], seconds=time.perf_counter() - t0,
+                                   cache_files=frozenset(last["cache_files"]))
+        except (ValueError, KeyError, OSError):  # a corrupt manifest: rebuild
+            pass
+    staging = Staging(opts.out_dir)
+    try:
+        report, manifest = _build_into(staging, opts, mapper, jobs, corpus_dir, cache, code + res, build_info, t0)
+    except BaseException:
+        staging.abort()
+        raise
     if cache:
-        path = Path(cache) / f"corpus.{corpus_key}.pkl"
-        if path.is_file():
-            try:
-                with path.open("rb") as fh:
-                    outputs, report = pickle.load(fh)
-                _log(opts, "nothing changed since the last build: outputs come from the cache")
-                return outputs, BuildReport(**{**report.__dict__, "processed": (), "cached": report.processed + report.cached,
-                                              "seconds": time.perf_counter() - t0, "cache_files": frozenset()})
-            except Exception:  # a corrupt cache entry: rebuild
-                pass
+        keep = report.cache_files | {manifest_name}
+        write_atomic(Path(cache) / manifest_name, json.dumps(
+            {"outputs": manifest, "witnesses": report.witnesses, "ids": [j[0].witness.id for j in jobs],
+             "laws": report.laws, "links": report.links, "cache_files": sorted(keep)}, indent=0))
+        prune_cache(Path(cache), keep=frozenset(keep))
+        write_atomic(Path(cache) / "last_build.json",
+                     json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1))
+    return report
+
+
+def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: list, corpus_dir: Path,
+                cache: str | None, version: str, build_info, t0: float) -> tuple[BuildReport, dict[str, str]]:
+    tables = _Tables(staging)
+    slims: list[_Slim] = []
+    processed, cached = [], []
+    stage: dict[str, float] = {}
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
-        pairs = mapper.map(_run_witness, jobs)
-        builds = [b for b, _ in pairs]
-        results = [b.result for b in builds]
-        processed = tuple(b.result.witness.id for b, ran in pairs if ran)
-        cached = tuple(b.result.witness.id for b, ran in pairs if not ran)
-        if len(pairs) <= 50:
-            for b, ran in pairs:
-                _log(opts, f"      {b.result.witness.id}: {'processed' if ran else 'cached'}, "
-                     f"{len(b.result.segmented.laws)} laws")
+        for b, ran in mapper.imap(_run_witness, jobs):
+            r = b.result
+            wid = r.witness.id
+            (processed if ran else cached).append(wid)
+            if ran:
+                for k, v in r.stats.items():
+                    stage[k] = stage.get(k, 0.0) + v
+            staging.write(f"text/{wid}.txt", b.text)
+            staging.write(f"tei/{wid}.xml", b.tei)
+            tables.add(b)
+            slims.append(_Slim(r.witness, r.segmented.laws, b.suggestions, len(r.cleaned.corrections),
+                               len(r.cleaned.flags), r if opts.site else None))
+            if len(jobs) <= 50:
+                _log(opts, f"      {wid}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
+            del b, r
+        tables.close()
         t1 = time.perf_counter()
 
         _log(opts, "[2/5] align laws per game")
-        used = {f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs} | {f"corpus.{corpus_key}.pkl"}
-        links = align_corpus(results, corpus_dir, mapper, cache, code + res, used)
-        t2 = time.perf_counter()
+        from .rules import load_rule_resources
+        from .tei import AlignmentsWriter
 
-    _log(opts, "[3/5] export tables")
-    outputs: dict[str, bytes] = {}
-    laws_df = laws_frame(results)
-    outputs["witnesses.csv"] = _csv(witnesses_frame(results))
-    outputs["laws.csv"] = _csv(laws_df)
-    outputs["laws.parquet"] = _parquet(laws_df)
-    outputs["laws.json"] = _json_records(laws_df)
-    outputs["corrections.csv"] = _csv(corrections_frame(results))
-    outputs["flags.csv"] = _csv(flags_frame(results))
-    outputs["pages.csv"] = _csv(pages_frame(results))
-    witness_of = {law.id: law.witness_id for r in results for law in r.segmented.laws}
-    outputs["alignments.csv"] = _csv(alignments_frame(links, witness_of))
-    for b in builds:
-        outputs[f"text/{b.result.witness.id}.txt"] = b.text
-        outputs[f"tei/{b.result.witness.id}.xml"] = b.tei
-    from .tei import alignments_tei
-
-    outputs["tei/alignments.xml"] = alignments_tei(links, [law for r in results for law in r.segmented.laws], build_info)
+        rule_resources = load_rule_resources(corpus_dir)
+        annotated = {a.law_id for a in rule_resources.annotations}
+        used = {f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs}
+        witness_of = {law.id: s.witness.id for s in slims for law in s.laws}
+        writer = AlignmentsWriter()
+        for s in slims:
+            if s.laws:
+                writer.witness(s.witness.id, s.witness.game, s.witness.lang)
+        kept: list[Link] = []  # the links the rule table (and the site) need
+        try:
+            with staging.open("alignments.csv") as csv_out:
+                csv_out.write(_csv(pd.DataFrame(columns=ALIGNMENT_COLUMNS)))
+                for part in align_parts([(s.witness, s.laws) for s in slims], corpus_dir, mapper, cache, version, used):
+                    csv_out.write(_csv_rows(alignments_frame(part, witness_of)))
+                    writer.add(part, witness_of)
+                    kept.extend(k for k in part if opts.site or k.a in annotated or k.b in annotated)
+            t2 = time.perf_counter()
+            _log(opts, "[3/5] export tables")
+            with staging.open("tei/alignments.xml") as fh:
+                writer.write(fh, build_info)
+            n_links = writer.links
+        finally:
+            writer.close()
+    staging.write("witnesses.csv", _csv(witnesses_frame(slims)))
     t3 = time.perf_counter()
 
     _log(opts, "[4/5] rule table")
-    outputs.update(export_rules(results, [x for b in builds for x in b.suggestions], links, corpus_dir))
+    laws = [law for s in slims for law in s.laws]
+    for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
+                                  rule_resources).items():
+        staging.write(rel, data)
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
         from .site import render_site
 
-        rules = json.loads(outputs["rules.json"])
-        outputs.update({f"site/{k}": v for k, v in render_site(results, links, rules).items()})
+        rules = json.loads((staging.dir / "rules.json").read_bytes())
+        for rel, data in render_site([s.result for s in slims], kept, rules).items():
+            staging.write(f"site/{rel}", data)
     t5 = time.perf_counter()
-    ran = set(processed)
-    stage = {k: sum(r.stats.get(k, 0.0) for r in results if r.witness.id in ran)
-             for k in ("clean", "segment", "tei", "suggest")}
+    written, removed, manifest = staging.commit(MANAGED_DIRS)
     report = BuildReport(
-        witnesses=len(results),
-        processed=processed,
-        cached=cached,
-        written=(),
-        removed=(),
-        laws=len(laws_df),
-        links=len(links),
-        seconds=t5 - t0,
+        witnesses=len(slims),
+        processed=tuple(processed),
+        cached=tuple(cached),
+        written=written,
+        removed=removed,
+        laws=len(laws),
+        links=n_links,
+        seconds=time.perf_counter() - t0,
         cache_files=frozenset(used),
-        timings={"per-witness (wall)": t1 - t0, **{f"{k} (cpu, processed only)": v for k, v in stage.items()},
+        timings={"per-witness (wall)": t1 - t0,
+                 **{f"{k} (cpu, processed only)": stage.get(k, 0.0) for k in ("clean", "segment", "tei", "suggest", "tables")},
                  "align": t2 - t1, "tables": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
     )
-    if cache:
-        write_atomic(Path(cache) / f"corpus.{corpus_key}.pkl", pickle.dumps((outputs, report), protocol=5))
-    return outputs, report
+    return report, manifest
 
 
-def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: Mapper | None = None,
-                 cache: str | None = None, version: str = "", used: set[str] | None = None) -> tuple[Link, ...]:
-    """Align the laws of each game: all pairs for a small game, through a pivot for a large one."""
+def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,
+                cache: str | None = None, version: str = "", used: set[str] | None = None) -> Iterator[tuple[Link, ...]]:
+    """The alignment links of the corpus, part by part (each part sorted by game, law a, law b):
+    one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
+    and then one part per other witness, each computed (and cached) on its own."""
     from .align import align
     from .pivot import PivotConfig, align_pivot, make_pivot
 
     config = PivotConfig()
     mapper = mapper or Mapper("sync")
-    resources = _align_resources(str(corpus_dir))
-    witnesses = {r.witness.id: r.witness for r in results}
-    links: list[Link] = []
-    for game in sorted({r.witness.game for r in results}):
-        members = [r for r in results if r.witness.game == game]
-        if len(members) <= config.pairwise_max_witnesses:
-            laws = [law for r in members for law in r.segmented.laws]
-            links.extend(align(laws, resources, witnesses=witnesses))
+    witnesses = {w.id: w for w, _ in members}
+    for game in sorted({w.game for w, _ in members}):
+        group = [(w, laws) for w, laws in members if w.game == game]
+        if len(group) <= config.pairwise_max_witnesses:
+            laws = [law for _, ls in group for law in ls]
+            yield _sorted(align(laws, _align_resources(str(corpus_dir)), witnesses=witnesses))
             continue
-        by_witness = {r.witness.id: r.segmented.laws for r in members}
-        pivot = make_pivot(game, by_witness, [r.witness.id for r in members], config)
-        links.extend(align_pivot(pivot, resources, witnesses=witnesses))
+        pivot = make_pivot(game, {w.id: laws for w, laws in group}, [w.id for w, _ in group], config)
+        name = f"{game}.pivot.{hashlib.sha256((pivot.key + version).encode()).hexdigest()[:24]}.pkl"
+        if used is not None:
+            used.add(name)
+        links, _ = _cached(cache, name, lambda: align_pivot(pivot, _align_resources(str(corpus_dir)), witnesses=witnesses))
+        yield _sorted(links)
         jobs = []
-        for r in members:
-            if r.witness.id in pivot.witness_ids or not r.segmented.laws:
+        for w, laws in group:
+            if w.id in pivot.witness_ids or not laws:
                 continue
             h = hashlib.sha256((pivot.key + version).encode())
-            for law in r.segmented.laws:
+            for law in laws:
                 h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
-            jobs.append((r.segmented.laws, pivot, str(corpus_dir), cache, h.hexdigest()[:24],
-                         {w: witnesses[w] for w in (*pivot.witness_ids, r.witness.id)}))
+            jobs.append((tuple(laws), pivot, str(corpus_dir), cache, h.hexdigest()[:24],
+                         {x: witnesses[x] for x in (*pivot.witness_ids, w.id)}))
             if used is not None:
-                used.add(f"{r.witness.id}.align.{h.hexdigest()[:24]}.pkl")
-        for found, _ in mapper.map(_run_pivot, jobs):
-            links.extend(found)
+                used.add(f"{w.id}.align.{h.hexdigest()[:24]}.pkl")
+        for found, _ in mapper.imap(_run_pivot, jobs):
+            yield _sorted(found)
+
+
+def _sorted(links: Iterable[Link]) -> tuple[Link, ...]:
     return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
 
 
-def export_rules(results: Sequence[WitnessResult], suggestions: Sequence, links: Sequence[Link],
-                 corpus_dir: Path) -> dict[str, bytes]:
+def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: "Mapper | None" = None,
+                 cache: str | None = None, version: str = "", used: set[str] | None = None) -> tuple[Link, ...]:
+    """All the alignment links of the corpus (see ``align_parts``) in one tuple."""
+    members = [(r.witness, r.segmented.laws) for r in results]
+    return tuple(k for part in align_parts(members, corpus_dir, mapper, cache, version, used) for k in part)
+
+
+def export_rules(laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path,
+                 resources=None) -> dict[str, bytes]:
     """The rule table from the curated annotations, the per-witness suggestions and the links."""
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
-    laws = [law for r in results for law in r.segmented.laws]
-    resources = load_rule_resources(corpus_dir)
+    resources = resources or load_rule_resources(corpus_dir)
     suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
     return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
-
-
-def write_outputs(out_dir: Path, outputs: dict[str, bytes]) -> tuple[tuple[str, ...], tuple[str, ...]]:
-    """Write each output atomically; remove stale files from the managed folders."""
-    out_dir = Path(out_dir)
-    written = tuple(rel for rel, data in sorted(outputs.items()) if write_atomic(out_dir / rel, data))
-    removed = []
-    for sub in MANAGED_DIRS:
-        for p in sorted((out_dir / sub).rglob("*")) if (out_dir / sub).is_dir() else []:
-            rel = p.relative_to(out_dir).as_posix()
-            if p.is_file() and rel not in outputs:
-                p.unlink()
-                removed.append(rel)
-    return written, tuple(removed)
 
 
 def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:
     """Forget cache entries that the last build did not use (older versions of changed witnesses)."""
     if not keep:
         return
-    for p in cache_dir.glob("*.pkl"):
+    for p in list(cache_dir.glob("*.pkl")) + list(cache_dir.glob("corpus.*.json")):
         if p.name not in keep:
             p.unlink(missing_ok=True)
-
-
-def build(opts: BuildOptions) -> BuildReport:
-    """Build everything; outputs/ is only touched once every output has been computed."""
-    outputs, report = compute(opts)
-    written, removed = write_outputs(opts.out_dir, outputs)
-    report = BuildReport(**{**report.__dict__, "written": written, "removed": removed})
-    if opts.cache_dir:
-        prune_cache(Path(opts.cache_dir), keep=report.cache_files)
-        write_atomic(
-            Path(opts.cache_dir) / "last_build.json",
-            json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1),
-        )
-    return report
 
 
 def status(opts: BuildOptions) -> list[str]:

@@ -79,3 +79,36 @@ def test_status_reports_stale_witnesses(tmp_corpus, tmp_path, capsys):
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
     assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
     assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]
+
+
+def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, monkeypatch):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
+    before = tree(out)
+    (tmp_corpus / "raw" / "ecarte_1890.txt").write_text("1. Celui qui donne mal perd la main.\n", encoding="utf-8")
+    with (tmp_corpus / "witnesses.toml").open("a", encoding="utf-8") as fh:
+        fh.write('\n[[witness]]\nid = "fr-900"\nfile = "raw/ecarte_1890.txt"\ngame = "ecarte"\nlang = "fr"\n'
+                 'kind = "ocr"\ntitle = "Règles"\n')
+
+    def fail(*args, **kwargs):
+        raise RuntimeError("the rule stage broke")
+
+    import pipeline.build as b
+
+    monkeypatch.setattr(b, "export_rules", fail)  # after the TEI, texts and tables of fr-900 were produced
+    with pytest.raises(RuntimeError):
+        build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
+    assert tree(out) == before
+    assert not [p for p in tmp_path.iterdir() if "staging" in p.name], "the staging folder is left behind"
+
+
+def test_an_output_edited_by_hand_is_restored_by_the_next_build(tmp_corpus, tmp_path):
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
+    good = (out / "laws.csv").read_bytes()
+    (out / "laws.csv").write_text("law_id\n", encoding="utf-8")
+    (out / "text" / "stray.txt").write_text("not ours", encoding="utf-8")
+    again = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
+    assert again.processed == ()  # the per-witness stages come from the cache
+    assert (out / "laws.csv").read_bytes() == good
+    assert "laws.csv" in again.written and "text/stray.txt" in again.removed

@@ -334,11 +334,13 @@ def real_site(fresh_build, tmp_path_factory) -> Path:
     from pipeline.corpus import load_witnesses, witness_text
 
     corpus = ROOT / "corpus"
-    results = [process_witness(witness_text(corpus, w), corpus) for w in load_witnesses(corpus)]
-    links = align_corpus(results, corpus)
+    from pipeline.tei import BuildInfo
+
+    results = [process_witness(witness_text(corpus, w), corpus, BuildInfo.for_inputs(version="0")) for w in load_witnesses(corpus)]
+    links = align_corpus([b.result for b in results], corpus)
     rules_path = out / "rules.json"
     rules = json.loads(rules_path.read_text("utf-8")) if rules_path.is_file() else None
-    return _write(render_site(results, links, rules), tmp_path_factory.mktemp("site"))
+    return _write(render_site([b.result for b in results], links, rules), tmp_path_factory.mktemp("site"))
 
 
 def _open(browser, path: Path, **kw):

@@ -108,12 +108,16 @@ def timed_build(corpus: Path, workers: int, cache: Path | None) -> dict:
         shutil.rmtree(out, ignore_errors=True)
 
 
-def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path) -> dict:
+def machine() -> str:
+    return (f"{platform.machine()}, {os.cpu_count()} cores, "
+            f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}")
+
+
+def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True) -> dict:
     sources, model = bench_sources(ROOT / "corpus", shared_dir)
     result = {
         "date": time.strftime("%Y-%m-%d"),
-        "machine": f"{platform.machine()}, {os.cpu_count()} cores, "
-        f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}",
+        "machine": machine(),
         "witness_bytes": target_bytes,
         "noise_rate": round(model.rate, 4),
         "sizes": [],
@@ -122,8 +126,9 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path) -> di
         corpus = prepare_corpus(work / f"corpus-{n}", n, sources, model, target_bytes)
         mb = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
         print(f"[bench] {n} witnesses, {mb:.1f} MB of OCR", flush=True)
-        one = timed_build(corpus, 1, None)
-        print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
+        one = timed_build(corpus, 1, None) if one_worker else None
+        if one:
+            print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
         cache = work / f"cache-{n}"
         shutil.rmtree(cache, ignore_errors=True)
         two = timed_build(corpus, 2, cache)
@@ -140,8 +145,9 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path) -> di
         inc = timed_build(corpus, 2, cache)
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
         result["sizes"].append({
-            "witnesses": n, "ocr_mb": round(mb, 1), "one_worker": one, "two_workers": two,
-            "speedup_2_over_1": round(one["wall_s"] / max(two["wall_s"], 1e-9), 2),
+            "witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],
+            "witness_bytes": target_bytes, "one_worker": one, "two_workers": two,
+            "speedup_2_over_1": round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one else None,
             "add_one": inc, "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3),
         })
     return result
@@ -152,16 +158,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--sizes", default="10,100,1000", help="comma-separated corpus sizes (default %(default)s)")
     p.add_argument("--witness-bytes", type=int, default=100_000, help="size of each witness (default %(default)s)")
     p.add_argument("--work", default=str(ROOT / ".cache" / "bench"), help="scratch folder (default %(default)s)")
-    p.add_argument("--out", default=str(ROOT / "outputs" / "bench" / "build.json"))
+    p.add_argument("--out", default=str(ROOT / "outputs" / "bench" / "build.json"),
+                   help="results file; sizes measured now replace the same sizes there, others are kept")
+    p.add_argument("--no-one-worker", action="store_true", help="skip the 1-worker build (no speed-up figure)")
     args = p.parse_args(argv)
     shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work)
-    write_atomic(Path(args.out), json.dumps(result, indent=1) + "\n")
-    rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"], "1 worker s": s["one_worker"]["wall_s"],
+    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work, not args.no_one_worker)
+    out = Path(args.out)
+    if out.is_file():  # keep the sizes measured earlier (each carries its date and machine)
+        try:
+            old = json.loads(out.read_text(encoding="utf-8"))
+            done = {s["witnesses"] for s in result["sizes"]}
+            kept = [{"date": old.get("date"), "machine": old.get("machine"), **s}
+                    for s in old.get("sizes", []) if s["witnesses"] not in done]
+            result["sizes"] = sorted(kept + result["sizes"], key=lambda s: s["witnesses"])
+        except (ValueError, KeyError):
+            pass
+    write_atomic(out, json.dumps(result, indent=1) + "\n")
+    rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"],
+             "1 worker s": s["one_worker"]["wall_s"] if s.get("one_worker") else None,
              "2 workers s": s["two_workers"]["wall_s"], "speed-up": s["speedup_2_over_1"],
-             "peak MiB": max(s["one_worker"]["peak_mem_mib"], s["two_workers"]["peak_mem_mib"]),
+             "peak MiB": max(x["peak_mem_mib"] for x in (s.get("one_worker"), s["two_workers"], s["add_one"]) if x),
              "add one s": s["add_one"]["wall_s"], "add one / full": s["add_one_fraction_of_full"]}
             for s in result["sizes"]]
     print(pd.DataFrame(rows).to_string(index=False))

@@ -23,6 +23,7 @@ EXPECTED = {
     "02_cleaning": "cleaning checks passed",
     "03_alignment": "alignment checks passed",
     "04_rules": "rule-table checks passed",
+    "05_scale": "scale checks passed",
 }
 
 
@@ -30,7 +31,7 @@ def _sources(nb) -> list[tuple[str, str]]:
     return [(c.cell_type, c.source.strip()) for c in nb.cells]
 
 
-def test_four_notebooks_are_paired_and_in_sync():
+def test_notebooks_are_paired_and_in_sync():
     assert [p.stem for p in SCRIPTS] == sorted(EXPECTED)
     for py in SCRIPTS:
         ipynb = py.with_suffix(".ipynb")

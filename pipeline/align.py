@@ -239,6 +239,12 @@ def _fr_er_infinitives(word: str) -> set[str]:
     return set()
 
 
+# "ne ... plus" is "no longer" / "no more", not the quantity "more" ("on n'a plus le droit de demander"): a
+# "plus" at most _FR_NEG_SCOPE words after "ne"/"n'" gets no glossary keys
+_FR_NEG = frozenset({"ne", "n'"})
+_FR_NEG_SCOPE = 3
+
+
 def _digit_value(tok: str) -> str | None:
     """The value of a cardinal written in digits ("5").  Ordinals in digits ("6th") are nearly always
     cross-references to other laws, not quantities, and are ignored."""
@@ -394,10 +400,16 @@ class _LangTables:
         out = []
         for doc in nlp.pipe([_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64):
             toks = []
+            last_neg = -_FR_NEG_SCOPE - 2
             for t in doc:
+                lower = t.lower_.replace("’", "'")
+                if lower in _FR_NEG:
+                    last_neg = t.i
                 if not (t.is_alpha or t.like_num or _digit_value(t.lower_)):
                     continue
-                lower = t.lower_.replace("’", "'")
+                if lower == "plus" and t.i - last_neg <= _FR_NEG_SCOPE + 1:
+                    toks.append(_Tok(frozenset({"ne…plus"}), t.text, False, t.pos_))  # see _FR_NEG
+                    continue
                 keys = set(_fr_keys(lower, t.lemma_))
                 if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() == lower:
                     keys.update(_fr_er_infinitives(lower))  # the small model leaves "retourne" unlemmatised

@@ -398,3 +398,11 @@ def test_a_law_whose_counterpart_is_taken_joins_it_as_n_to_1():
     S = [[0.60, 0.10], [0.45, 0.05], [0.25, 0.02]]
     assert _decide(S, AlignConfig()) == [(0, 0), (1, 0)]
     assert _decide(S, AlignConfig(orphan_ratio=0.8)) == [(0, 0)]
+
+
+def test_french_ne_plus_is_not_the_quantity_more(resources):
+    fr = W("fr-907", "fr", "a", "whist")
+    a = make_law("whist", fr, 1, 0, "Une fois la carte rentrée dans son jeu, on n'a plus le droit de demander quelle elle est.")
+    b = make_law("whist", fr, 2, 1, "Celui qui a une carte de plus perd un point.")
+    an = AlignModel([a, b], resources).analyses
+    assert "en:mor" not in an[a.id].concepts and "en:mor" in an[b.id].concepts

@@ -22,6 +22,9 @@ How a pair of laws is scored
     ``out:<id>`` concepts.  Both get extra weight (``number_weight``, ``outcome_weight``).
   - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned.
 
+* Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
+  counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
+  :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
 * Two laws are compared by the cosine of their bags (:func:`similarity`).  Within one language the
   fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
   ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
@@ -32,12 +35,13 @@ The decision rule (per pair of witnesses)
 -----------------------------------------
 A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score``; or
 when it is the best of one of its laws, scores at least ``floor`` and at least ``ratio`` times the
-best score of its other law (this gives 1:n and n:1 links).  A law whose best score is below the
+best score of its other law (this gives 1:n and n:1 links; ``orphan_ratio`` instead of ``ratio`` for a law
+left without a primary link, whose best counterpart is taken by a better match).  A law whose best score is below the
 thresholds stays unlinked.
 
 Pivot use: an :class:`AlignModel` fitted on any set of laws (for instance canonical provisions
-written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` or
-``similarity(model.law_vector(a), model.law_vector(b))``.
+written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` (senses resolved) or
+``similarity(model.law_vector(a), model.law_vector(b))`` (senses split).
 """
 from __future__ import annotations
 

@@ -22,6 +22,9 @@ How a pair of laws is scored
     ``out:<id>`` concepts.  Both get extra weight (``number_weight``, ``outcome_weight``).
   - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned.
 
+* Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
+  counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
+  :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
 * Two laws are compared by the cosine of their bags (:func:`similarity`).  Within one language the
   fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
   ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
@@ -32,12 +35,13 @@ The decision rule (per pair of witnesses)
 -----------------------------------------
 A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score``; or
 when it is the best of one of its laws, scores at least ``floor`` and at least ``ratio`` times the
-best score of its other law (this gives 1:n and n:1 links).  A law whose best score is below the
+best score of its other law (this gives 1:n and n:1 links; ``orphan_ratio`` instead of ``ratio`` for a law
+left without a primary link, whose best counterpart is taken by a better match).  A law whose best score is below the
 thresholds stays unlinked.
 
 Pivot use: an :class:`AlignModel` fitted on any set of laws (for instance canonical provisions
-written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` or
-``similarity(model.law_vector(a), model.law_vector(b))``.
+written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` (senses resolved) or
+``similarity(model.law_vector(a), model.law_vector(b))`` (senses split).
 """
 from __future__ import annotations
 
@@ -79,6 +83,8 @@ class AlignConfig:
     min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
     floor: float = 0.2  # a secondary (1:n / n:1) link must score at least this ...
     ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
+    orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
+    #   is taken by a law that matches it better, as when one law states the provisions of two)
     primary_ratio: float = 0.75  # a 1:1 link must score at least this fraction of each of its laws' best score
     # scoring
     text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
@@ -96,11 +102,13 @@ class AlignConfig:
     fuzzy_min_len: int = 5  # shorter unknown words are never looked up fuzzily
     fuzzy_known_zipf: float = 2.5  # a word this frequent in the language (wordfreq zipf) is a real word, not OCR
     #   noise, and is never looked up fuzzily ("joint" is not a misread "point")
-    type_weights: tuple[tuple[str, float], ...] = (("adj", 0.7),)  # glossary types whose concepts weigh less
-    #   than nouns, verbs and phrases (1.0). ("role", 0.5) for the parties (player, dealer, adversary, partner)
-    #   removes a whist false positive but loses a sure Écarté link unless ratio is moved to 0.75 (a spike, not a
-    #   plateau); prep/adv at 0.4 also lost that link: both left off
+    type_weights: tuple[tuple[str, float], ...] = (("adj", 0.7), ("role", 0.7))  # glossary types whose concepts
+    #   weigh less than nouns, verbs and phrases (1.0): the parties (player, dealer, adversary, partner) are named in
+    #   most laws and a link resting on them alone is weak.  prep/adv at 0.5 or 0.4 would drop "before" from a whist
+    #   false positive but loses a sure Écarté link (fr-000 7 ~ en-003 6, which rests partly on "avant"): left off
     split_power: float = 1.0  # a glossary word with k English equivalents counts 1/k**split_power for each
+    sense_resolution: float = 1.0  # across languages, such a word counts k**sense_resolution/h times its share for
+    #   the h of its equivalents the other law uses (AlignModel.resolved_vector): 1 = in full, 0 = always split
     subterm_weight: float = 0.5  # a multi-word term also counts its single-word glossary terms at this weight
     fuzzy_phrase_cutoff: float = 90.0  # rapidfuzz partial_ratio for a phrase missed by exact matching (OCR noise)
     fuzzy_phrase_min_chars: int = 10  # shorter phrases are never looked up fuzzily
@@ -213,6 +221,13 @@ def en_stem(word: str, forms: Mapping[str, str]) -> str:
     return w
 
 
+def en_concept(term: str, forms: Mapping[str, str]) -> str:
+    """The concept id of an English term: ``en:`` and the stems of its words, without the words the
+    lemmatiser drops (articles: "the deal is void" and "deal is void" are one concept)."""
+    stems = [en_stem(w, forms) for w in _WORD_RE.findall(term)]
+    return "en:" + " ".join(x for x in stems if x)
+
+
 def _fr_keys(lower: str, lemma: str) -> frozenset[str]:
     keys = {lower, lemma.lower()}
     if len(lower) > 3 and lower[-1] in "sx":
@@ -226,6 +241,12 @@ def _fr_er_infinitives(word: str) -> set[str]:
         if word.endswith(end) and len(word) - len(end) >= 3:
             return {word[: -len(end)] + "er"}
     return set()
+
+
+# "ne ... plus" is "no longer" / "no more", not the quantity "more" ("on n'a plus le droit de demander"): a
+# "plus" at most _FR_NEG_SCOPE words after "ne"/"n'" gets no glossary keys
+_FR_NEG = frozenset({"ne", "n'"})
+_FR_NEG_SCOPE = 3
 
 
 def _digit_value(tok: str) -> str | None:
@@ -315,6 +336,9 @@ class LawAnalysis:
     concepts: Mapping[str, float]
     labels: Mapping[str, str]  # concept -> how it was found ("coup→deal")
     norm_text: str
+    # each occurrence of a term with several English equivalents: (its concepts, the share each got);
+    # against a law of the other language the occurrence is resolved to the equivalents that law uses
+    groups: tuple[tuple[tuple[str, ...], float], ...] = ()
 
 
 def _norm_text(text: str) -> str:
@@ -345,7 +369,7 @@ class _LangTables:
                 for a in en_alts:
                     en_terms.append((a, concept, a))
                 continue
-            en_concepts = tuple(dict.fromkeys("en:" + " ".join(en_stem(w, forms) for w in _WORD_RE.findall(a)) for a in en_alts))
+            en_concepts = tuple(dict.fromkeys(en_concept(a, forms) for a in en_alts))
             typ = typ.strip().lower()
             for c in en_concepts:
                 self.concept_types[c].add(typ)
@@ -353,7 +377,7 @@ class _LangTables:
                 fr_terms.append((a, en_concepts, a))
                 self.term_types.setdefault(("fr", a), typ)
             for a in en_alts:
-                c = "en:" + " ".join(en_stem(w, forms) for w in _WORD_RE.findall(a))
+                c = en_concept(a, forms)
                 en_terms.append((a, (c,), a))
                 self.term_types.setdefault(("en", a), typ)
         # the single-word English terms inside a multi-word term ("trump" in "trump card")
@@ -380,10 +404,16 @@ class _LangTables:
         out = []
         for doc in nlp.pipe([_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64):
             toks = []
+            last_neg = -_FR_NEG_SCOPE - 2
             for t in doc:
+                lower = t.lower_.replace("’", "'")
+                if lower in _FR_NEG:
+                    last_neg = t.i
                 if not (t.is_alpha or t.like_num or _digit_value(t.lower_)):
                     continue
-                lower = t.lower_.replace("’", "'")
+                if lower == "plus" and t.i - last_neg <= _FR_NEG_SCOPE + 1:
+                    toks.append(_Tok(frozenset({"ne…plus"}), t.text, False, t.pos_))  # see _FR_NEG
+                    continue
                 keys = set(_fr_keys(lower, t.lemma_))
                 if t.pos_ in ("VERB", "AUX") and t.lemma_.lower() == lower:
                     keys.update(_fr_er_infinitives(lower))  # the small model leaves "retourne" unlemmatised
@@ -489,11 +519,14 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
         for law, toks in zip(group, toks_list):
             counts: Counter[str] = Counter()
             labels: dict[str, str] = {}
+            groups: list[tuple[tuple[str, ...], float]] = []
 
             def add(term: Term, how: str):
                 # a word with k English equivalents gives each 1/k (split_power 1) or 1/sqrt(k) (0.5: the
                 # word keeps the vector length of one word, and a match on one equivalent is not diluted)
                 share = 1.0 / len(term.concepts) ** config.split_power
+                if len(term.concepts) > 1:
+                    groups.append((term.concepts, share))
                 for c in term.concepts:
                     counts[c] += share
                     labels.setdefault(c, how)
@@ -546,7 +579,7 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         seen_out.add(c)
                         counts[c] += 1.0
                         labels.setdefault(c, term.label)
-            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, _norm_text(law.text))
+            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, _norm_text(law.text), tuple(groups))
     return result
 
 
@@ -633,13 +666,55 @@ class AlignModel:
             an = analyse([law], self.resources, self.config)[law.id]
             self.analyses[lid] = an
             self.laws[lid] = law
-        default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
-        vec = {}
-        for c, tf in an.concepts.items():
-            tfw = 1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf
-            vec[c] = tfw * self.idf.get(c, default_idf) * self._weight(c)
+        vec = self._weigh(an.concepts)
         self._vectors[lid] = vec
         return vec
+
+    def _weigh(self, counts: Mapping[str, float]) -> dict[str, float]:
+        default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
+        vec = {}
+        for c, tf in counts.items():
+            if tf <= 1e-9:
+                continue
+            tfw = 1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf
+            vec[c] = tfw * self.idf.get(c, default_idf) * self._weight(c)
+        return vec
+
+    def resolved_vector(self, law: Law, other: Law) -> dict[str, float]:
+        """The vector of ``law`` read against ``other``: each occurrence of a word with several English
+        equivalents counts in full for the equivalents ``other`` uses (a translation renders a word one
+        way, not all its dictionary senses at once); an occurrence none of whose equivalents is in
+        ``other`` stays split.  Only across languages (``sense_resolution``): within one language both laws
+        are split alike."""
+        base = self.law_vector(law)
+        an = self.analyses[law.id]
+        if not self.config.sense_resolution or law.lang == other.lang or not an.groups:
+            return base
+        self.law_vector(other)
+        present = self.analyses[other.id].concepts
+        counts: dict[str, float] = dict(an.concepts)
+        subterms = _tables(self.resources).subterms
+        changed = False
+
+        def put(c: str, amount: float) -> None:
+            counts[c] = counts.get(c, 0.0) + amount
+            for sub in subterms.get(c, ()):
+                counts[sub] = counts.get(sub, 0.0) + self.config.subterm_weight * amount
+
+        for concepts, share in an.groups:
+            hit = [c for c in concepts if c in present]
+            if not hit or len(hit) == len(concepts):
+                continue
+            changed = True
+            for c in concepts:
+                put(c, -share)
+            for c in hit:
+                put(c, share * len(concepts) ** self.config.sense_resolution / len(hit))
+        return self._weigh(counts) if changed else base
+
+    def pair_vectors(self, a: Law, b: Law) -> tuple[dict[str, float], dict[str, float]]:
+        """The vectors of two laws as compared with each other (see :meth:`resolved_vector`)."""
+        return self.resolved_vector(a, b), self.resolved_vector(b, a)
 
     def _position_prior(self, a: Law, b: Law, n_a: int, n_b: int) -> float:
         if a.number is not None and b.number is not None:
@@ -672,7 +747,10 @@ class AlignModel:
             norms = np.linalg.norm(m, axis=1, keepdims=True)
             return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
 
-        s = dense(rows) @ dense(cols).T
+        if cfg.sense_resolution and rows and cols and rows[0].lang != cols[0].lang:
+            s = np.array([[similarity(*self.pair_vectors(a, b)) for b in cols] for a in rows], dtype=np.float64)
+        else:
+            s = dense(rows) @ dense(cols).T
         if rows and cols and rows[0].lang == cols[0].lang:
             tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
             ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
@@ -687,7 +765,7 @@ class AlignModel:
               sizes: tuple[int, int] | None = None) -> tuple[float, str]:
         """Score two laws (0..1) and say why: shared concepts, numbers, outcomes, text, position."""
         cfg = self.config
-        va, vb = self.law_vector(a), self.law_vector(b)
+        va, vb = self.pair_vectors(a, b)
         cos = similarity(va, vb)
         kind = link_kind((witnesses or {}).get(a.witness_id), (witnesses or {}).get(b.witness_id), a.lang, b.lang)
         parts = [f"concepts {cos:.2f}"]
@@ -734,7 +812,8 @@ def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
     and >= ``primary_ratio`` times the best score of each of its laws.
     Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
-    the primary score of either of its laws."""
+    the primary score of either of its laws (``orphan_ratio`` times when the law whose best it is has no
+    primary link)."""
     if not S or not S[0]:
         return []
     eps = 1e-12
@@ -758,9 +837,13 @@ def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
             break
         if (i, j) in links:
             continue
-        if not (s >= best_a[i] - eps or s >= best_b[j] - eps):
+        best_of_a, best_of_b = s >= best_a[i] - eps, s >= best_b[j] - eps
+        if not (best_of_a or best_of_b):
             continue
-        if s >= config.ratio * max(prim_a.get(i, 0.0), prim_b.get(j, 0.0)):
+        need = config.ratio
+        if (best_of_a and i not in prim_a) or (best_of_b and j not in prim_b):
+            need = config.orphan_ratio  # a law left without a primary link joins its best counterpart more easily
+        if s >= need * max(prim_a.get(i, 0.0), prim_b.get(j, 0.0)):
             links.add((i, j))
     return sorted(links)
 

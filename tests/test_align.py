@@ -318,7 +318,7 @@ def dev_results(dev_laws):
 
 def test_dev_golds_are_present_and_well_formed():
     names = {p.name for p in dev_gold_files()}
-    assert {"whist_fr001_en002.csv", "ecarte_fr901_en003.csv", "whist_en901_fr001.csv"} <= names
+    assert {"whist_fr001_en002.csv", "ecarte_fr901_en003.csv", "whist_en901_fr001.csv", "whist_fr903_en002.csv"} <= names
     game, wa, wb, sure, possible = read_gold(DEV_GOLD_DIR / "whist_fr001_en002.csv")
     assert (game, wa, wb) == ("whist", "fr-001", "en-002")
     assert ("whist.fr-001.rule-5", "whist.en-002.law-37.c") in sure and not sure & possible
@@ -333,11 +333,19 @@ def test_fixture_codes_align_with_unmatched_law_left_alone(dev_results):
     assert not any(a in extra or b in extra for r in (fr, en) for a, b in r["false_positives"])
 
 
-@pytest.mark.xfail(strict=True, reason="known weakness: whist fr-001 rules vs en-002 clauses align at F1 0.20 on "
-                   "our development gold (short clauses, law 37's opening missing from the excerpt); see README")
 def test_whist_seed_pair_dev_gold(dev_results):
+    """French rules against short English clauses (law 37's opening, which states the outcome, is not in the
+    excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
+    the glossary and the orphan rule; floors a little below."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.54 and r["precision"] >= 0.5, r  # the level reached before the cleaner improved fr-001's text
+    assert r["f1"] >= 0.64 and r["precision"] >= 0.55 and r["recall"] >= 0.75, r
+
+
+def test_french_paraphrase_of_the_english_whist_laws(dev_results):
+    """fr-903 (fixture): Foster's provisions 37-41 restated in French, in another order, with one extra law."""
+    r = dev_results["whist_fr903_en002.csv"]
+    assert r["f1"] >= 0.95, r
+    assert not any(a == "whist.fr-903.law-37" for a, _ in r["false_positives"]), "the honours law has no counterpart"
 
 
 def test_seed_gold_holds_when_fixture_witnesses_join_the_game(dev_laws):
@@ -355,3 +363,46 @@ def test_french_sense_by_part_of_speech_and_known_words_not_fuzzed(resources):
     assert "en:expos" in c and "en:trump" not in c  # the verb "retourne" (turns up), not the noun (trump card)
     assert "en:unless" in c and "en:too few" not in c  # "à moins que" is not "moins" (too few)
     assert "en:point" not in c  # "joint" is a French word, not a misread "point"
+
+
+def test_a_french_word_counts_in_full_for_the_equivalent_the_english_law_uses(resources):
+    """"retourne" (turns up | faces | exposes | shows ...) is rendered one way by a translation: against a law that
+    says "exposed", the French word counts as "exposed" in full, not as a fifth of it."""
+    fr = W("fr-905", "fr", "a", "whist")
+    en = W("en-905", "en", "b", "whist")
+    a = make_law("whist", fr, 1, 0, "Quand on retourne une carte en donnant, les adversaires peuvent faire redonner.")
+    b = make_law("whist", en, 1, 0, "If a card be exposed in dealing, the adversaries may call a fresh deal.")
+    resolved = AlignModel([a, b], resources, AlignConfig())
+    split = AlignModel([a, b], resources, AlignConfig(sense_resolution=0.0))
+    va, _ = resolved.pair_vectors(a, b)
+    assert va["en:expos"] > split.law_vector(a)["en:expos"] * 2
+    assert resolved.score(a, b)[0] > split.score(a, b)[0]
+    assert resolved.law_vector(a) == split.law_vector(a), "the law's own vector is unchanged"
+
+
+def test_english_articles_do_not_split_concepts(resources):
+    """"during the deal" (glossary) is found in "during a deal"; "the deal is void" and "deal is void" are one concept."""
+    from pipeline.align import en_concept
+
+    assert en_concept("the deal is void", resources.en_forms) == en_concept("deal is void", resources.en_forms)
+    en = W("en-906", "en", "b", "whist")
+    a = make_law("whist", en, 1, 0, "If, during a deal, any card be faced in the pack.")
+    assert en_concept("during the deal", resources.en_forms) in AlignModel([a], resources).analyses[a.id].concepts
+
+
+def test_a_law_whose_counterpart_is_taken_joins_it_as_n_to_1():
+    """Law 0 of A matches law 0 of B best (0.6); law 1 of A has B's law 0 as its only real match (0.45): an
+    orphan joins at orphan_ratio (0.75 >= 0.7), not at ratio (0.8); law 2 (0.25, far below) stays unlinked."""
+    from pipeline.align import _decide
+
+    S = [[0.60, 0.10], [0.45, 0.05], [0.25, 0.02]]
+    assert _decide(S, AlignConfig()) == [(0, 0), (1, 0)]
+    assert _decide(S, AlignConfig(orphan_ratio=0.8)) == [(0, 0)]
+
+
+def test_french_ne_plus_is_not_the_quantity_more(resources):
+    fr = W("fr-907", "fr", "a", "whist")
+    a = make_law("whist", fr, 1, 0, "Une fois la carte rentrée dans son jeu, on n'a plus le droit de demander quelle elle est.")
+    b = make_law("whist", fr, 2, 1, "Celui qui a une carte de plus perd un point.")
+    an = AlignModel([a, b], resources).analyses
+    assert "en:mor" not in an[a.id].concepts and "en:mor" in an[b.id].concepts

@@ -177,10 +177,9 @@ _DEBRIS_RE = re.compile(r"[\^|<>{}%$«»*\\#@~]")  # OCR debris characters: a wo
 def _fr_nlp(resources: AlignResources):
     nlp = resources._cache.get("fr_nlp")
     if nlp is None:
-        import spacy
+        from . import nlp as shared
 
-        nlp = spacy.load(resources.fr_model, exclude=["parser", "ner", "senter"])
-        resources._cache["fr_nlp"] = nlp
+        nlp = resources._cache["fr_nlp"] = shared.load(resources.fr_model)  # one copy per process
     return nlp
 
 

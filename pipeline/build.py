@@ -16,6 +16,7 @@ import pickle
 import shutil
 import sys
 import time
+import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -200,6 +201,13 @@ def _run_pivot(args: tuple) -> tuple[tuple[Link, ...], bool]:
     return _cached(cache_dir, f"{laws[0].witness_id}.align.{key}.pkl", run)
 
 
+def _run_pivot_links(args: tuple) -> tuple[tuple[Link, ...], bool]:
+    pivot, corpus_dir, cache_dir, name, witnesses = args
+    from .pivot import align_pivot
+
+    return _cached(cache_dir, name, lambda: align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses))
+
+
 _ALIGN_RESOURCES: dict[str, object] = {}
 
 
@@ -264,7 +272,11 @@ class Mapper:
         item is submitted at once and each result is fetched, then released, in turn, so the caller
         never holds more than one result it has not consumed."""
         if self._client is not None:
-            futures = self._client.map(func, list(items), pure=False)
+            with warnings.catch_warnings():
+                # the raw texts travel with the tasks (a remote worker need not see corpus/); the
+                # scheduler forgets each one once its result is fetched, so a "large graph" is expected
+                warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
+                futures = self._client.map(func, list(items), pure=False)
             try:
                 for i, fut in enumerate(futures):
                     yield fut.result()
@@ -760,7 +772,7 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
     one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
     and then one part per other witness, each computed (and cached) on its own."""
     from .align import align
-    from .pivot import PivotConfig, align_pivot, make_pivot
+    from .pivot import PivotConfig, make_pivot
 
     config = PivotConfig()
     mapper = mapper or Mapper("sync")
@@ -775,7 +787,8 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
         name = f"{game}.pivot.{hashlib.sha256((pivot.key + version).encode()).hexdigest()[:24]}.pkl"
         if used is not None:
             used.add(name)
-        links, _ = _cached(cache, name, lambda: align_pivot(pivot, _align_resources(str(corpus_dir)), witnesses=witnesses))
+        # on a worker, like the rest: the build process itself then never loads a language model
+        (links, _), = mapper.imap(_run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)])
         yield _sorted(links)
         jobs = []
         for w, laws in group:

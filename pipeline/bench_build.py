@@ -93,8 +93,11 @@ def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Pat
     return write_bench_corpus(dest, sources, model, n, target_bytes=target_bytes)
 
 
-def timed_build(corpus: Path, workers: int, cache: Path | None) -> dict:
-    out = Path(tempfile.mkdtemp(prefix="bench-out-"))
+def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None = None) -> dict:
+    """One build on a ``workers``-worker LocalCluster into ``out`` (a scratch folder, removed after,
+    when None)."""
+    keep = out is not None
+    out = out or Path(tempfile.mkdtemp(prefix="bench-out-"))
     try:
         with PeakMemory() as mem:
             t0 = time.perf_counter()
@@ -105,7 +108,8 @@ def timed_build(corpus: Path, workers: int, cache: Path | None) -> dict:
                 "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
                 "processed": len(report.processed), "laws": report.laws, "links": report.links}
     finally:
-        shutil.rmtree(out, ignore_errors=True)
+        if not keep:
+            shutil.rmtree(out, ignore_errors=True)
 
 
 def machine() -> str:
@@ -136,7 +140,9 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
             print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
         cache = work / f"cache-{n}"
         shutil.rmtree(cache, ignore_errors=True)
-        two = timed_build(corpus, 2, cache)
+        out = work / f"out-{n}"  # the add-one build updates the outputs of the full build, as a user's would
+        shutil.rmtree(out, ignore_errors=True)
+        two = timed_build(corpus, 2, cache, out)
         print(f"        2 workers: {two['wall_s']} s, peak {two['peak_mem_mib']} MiB", flush=True)
         # add one witness and rebuild incrementally
         i = n
@@ -147,7 +153,8 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
 
         add_witness(corpus, extra, id=f"{src.lang}-x{i:05d}", game=src.game, lang=src.lang, kind="ocr",
                     title="added witness")
-        inc = timed_build(corpus, 2, cache)
+        inc = timed_build(corpus, 2, cache, out)
+        shutil.rmtree(out, ignore_errors=True)
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
         result["sizes"].append({
             "witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],

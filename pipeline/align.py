@@ -25,7 +25,9 @@ How a pair of laws is scored
 * Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
   counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
   :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
-* Two laws are compared by the cosine of their bags (:func:`similarity`).  Within one language the
+* Two laws are compared by the cosine of their bags (:func:`similarity`).  Across languages the cosine is 0
+  unless they share at least ``min_shared_concepts`` concepts that are not ubiquitous (in at least
+  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language the
   fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
   ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
   (:class:`Scorer`, e.g. sentence embeddings) can be mixed in; none is used by default.
@@ -86,6 +88,13 @@ class AlignConfig:
     orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
     #   is taken by a law that matches it better, as when one law states the provisions of two)
     primary_ratio: float = 0.75  # a 1:1 link must score at least this fraction of each of its laws' best score
+    min_shared_concepts: int = 2  # across languages, two laws must share at least this many concepts that are not
+    #   ubiquitous, else their concept score is 0: a link resting on one distinctive word ("more") plus the words of
+    #   every law (deal, card) is too thin (whist fr-001 rule 12 ~ en-002 37(d)); 0 or 1 = off
+    ubiquitous_df: float = 0.5  # a concept found in at least this fraction of the laws the model is fitted on is
+    #   ubiquitous (deal and card in a code of dealing laws); so are the weak numbers (un/une "a") ...
+    ubiquitous_min_laws: int = 10  # ... but only when it is fitted on at least this many laws (in fewer, a shared
+    #   word is in most of them by construction)
     # scoring
     text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
     same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity
@@ -634,6 +643,8 @@ class AlignModel:
         for a in self.analyses.values():
             df.update(a.concepts.keys())
         self.idf = {c: math.log((1 + n) / (1 + d)) + config.idf_floor for c, d in df.items()}
+        common = {c for c, d in df.items() if d >= config.ubiquitous_df * n} if n >= config.ubiquitous_min_laws else set()
+        self.ubiquitous = frozenset(common | {f"num:{k}" for k in config.weak_numbers})
         self._vectors: dict[str, dict[str, float]] = {}
         self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
 
@@ -728,6 +739,15 @@ class AlignModel:
         """The vectors of two laws as compared with each other (see :meth:`resolved_vector`)."""
         return self.resolved_vector(a, b), self.resolved_vector(b, a)
 
+    def thin(self, a: Law, b: Law, va: Mapping[str, float], vb: Mapping[str, float]) -> bool:
+        """True when ``a`` and ``b`` (vectors ``va``, ``vb`` as compared) are in different languages and share fewer
+        than ``min_shared_concepts`` concepts that are not ubiquitous (:attr:`ubiquitous`)."""
+        if a.lang == b.lang or self.config.min_shared_concepts <= 1:
+            return False
+        if len(va) > len(vb):
+            va, vb = vb, va
+        return sum(1 for c in va if c in vb and c not in self.ubiquitous) < self.config.min_shared_concepts
+
     def _position_prior(self, a: Law, b: Law, n_a: int, n_b: int) -> float:
         if a.number is not None and b.number is not None:
             return 1.0 / (1.0 + abs(a.number - b.number) / self.config.position_scale)
@@ -813,12 +833,13 @@ class AlignModel:
 
         var_rows, var_cols = variants(rows, base[0], cols, bin_cols), variants(cols, base[1], rows, bin_rows)
         own = [[(v, norm(v)) for v in vecs] for vecs in base]
+        thin = self.config.min_shared_concepts > 1
         s = np.zeros((len(rows), len(cols)), dtype=np.float64)
         for i, j in zip(*(x.tolist() for x in np.nonzero(share))):
             vr, vc = var_rows[i], var_cols[j]
             u, nu = own[0][i] if vr is None else vr[1][vr[0][j]]
             v, nv = own[1][j] if vc is None else vc[1][vc[0][i]]
-            if not u or not v:
+            if not u or not v or (thin and self.thin(rows[i], cols[j], u, v)):
                 continue
             if len(u) > len(v):
                 u, v = v, u
@@ -854,6 +875,9 @@ class AlignModel:
             s = self._resolved_similarities(rows, cols)
         else:
             s = dense(rows) @ dense(cols).T
+            if rows and cols and rows[0].lang != cols[0].lang and cfg.min_shared_concepts > 1:
+                s = s * np.array([[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols]
+                                  for a in rows])
         if rows and cols and rows[0].lang == cols[0].lang:
             tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
             ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
@@ -872,6 +896,9 @@ class AlignModel:
         cos = similarity(va, vb)
         kind = link_kind((witnesses or {}).get(a.witness_id), (witnesses or {}).get(b.witness_id), a.lang, b.lang)
         parts = [f"concepts {cos:.2f}"]
+        if cos and self.thin(a, b, va, vb):
+            cos = 0.0
+            parts = [f"concepts 0 (fewer than {cfg.min_shared_concepts} distinctive shared)"]
         s = cos
         if a.lang == b.lang:
             tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight

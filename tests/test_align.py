@@ -336,9 +336,10 @@ def test_fixture_codes_align_with_unmatched_law_left_alone(dev_results):
 def test_whist_seed_pair_dev_gold(dev_results):
     """French rules against short English clauses (law 37's opening, which states the outcome, is not in the
     excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
-    the glossary and the orphan rule; floors a little below."""
+    the glossary and the orphan rule; 0.73 (P 0.67, R 0.80) once a link across languages needs two shared
+    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); floors a little below."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.64 and r["precision"] >= 0.55 and r["recall"] >= 0.75, r
+    assert r["f1"] >= 0.7 and r["precision"] >= 0.62 and r["recall"] >= 0.75, r
 
 
 def test_french_paraphrase_of_the_english_whist_laws(dev_results):
@@ -495,3 +496,34 @@ def test_fast_matrix_gives_exactly_the_pairwise_scores(resources):
             assert np.array_equal(fast, slow)
         else:  # within a language the concept cosines are one matrix product (sums in another order)
             assert np.allclose(fast, slow, rtol=0, atol=1e-12)
+
+
+def test_a_translation_link_needs_two_distinctive_shared_concepts(resources):
+    """Across languages, "one card too many" and "more than thirteen cards" share "more" and the card every law
+    names: too thin for a link; "plus de treize cartes" shares "more" and thirteen.  Deal and card are ubiquitous
+    in a code of dealing laws (in at least half of its laws), the article "un" always."""
+    en = W("en-906", "en", "a", "whist")
+    fr = W("fr-906", "fr", "b", "whist")
+    el = laws_of(en, [(i + 1, t) for i, t in enumerate([
+        "If the dealer exposes a card in dealing, the adversaries may call a new deal.",
+        "If more than thirteen cards be dealt to any player, there must be a new deal.",
+        "The deal passes to the left after each hand.",
+        "A card found faced in the pack gives a new deal.",
+        "If a player deals out of turn, the error may be corrected before the last card is dealt.",
+        "Each player must count his cards before the play begins.",
+        "A player who looks at the trump card before the deal is finished loses the deal.",
+        "If the pack be found imperfect, the deal is void.",
+        "The dealer must not look at the bottom card of the pack.",
+        "The cards are dealt one at a time, beginning with the player on the left."])])
+    fl = laws_of(fr, [(1, "Celui qui a une carte de plus perd un point."),
+                      (2, "Plus de treize cartes : la faute est au donneur.")])
+    model = AlignModel(el + fl, resources, AlignConfig())
+    assert {"en:card", "en:deal", "num:1"} <= model.ubiquitous
+    thin, ev = model.score(fl[0], el[1])
+    assert thin == 0.0 and "distinctive" in ev
+    assert model.score(fl[1], el[1])[0] > 0.3
+    off = AlignModel(el + fl, resources, AlignConfig(min_shared_concepts=0))
+    assert off.score(fl[0], el[1])[0] > 0.0
+    assert model.matrix(fl, el, "translation")[0, 1] == 0.0  # the matrix applies the rule too
+    small = AlignModel([fl[0], el[1]], resources, AlignConfig())  # in two laws every shared word is "in most"
+    assert small.ubiquitous == {"num:1"}

@@ -58,6 +58,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.process import cdist
 
 from .model import Law, Link, Witness
 
@@ -525,7 +526,14 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
     for lang, group in by_lang.items():
         gm, om, choices, single = tabs.tables(lang)
         toks_list = (tabs.fr_tokens if lang == "fr" else tabs.en_tokens)([l.text for l in group])
-        for law, toks in zip(group, toks_list):
+        norms = [_norm_text(law.text) for law in group]
+        phrases = tabs.phrases(lang)
+        # partial_ratio of every long phrase in every law at once (0 below the cutoff), looked up in the loop
+        long_phrases = [k for k, (ptext, _, _) in enumerate(phrases) if len(ptext) >= config.fuzzy_phrase_min_chars]
+        fuzzy_hits = cdist([phrases[k][0] for k in long_phrases], norms, scorer=fuzz.partial_ratio,
+                           score_cutoff=config.fuzzy_phrase_cutoff, workers=1) if long_phrases else None
+        phrase_row = {k: r for r, k in enumerate(long_phrases)}
+        for li, (law, toks) in enumerate(zip(group, toks_list)):
             counts: Counter[str] = Counter()
             labels: dict[str, str] = {}
             groups: list[tuple[tuple[str, ...], float]] = []
@@ -568,19 +576,19 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         counts[f"num:{k}"] += 1.0
                         labels.setdefault(f"num:{k}", k)
             # multi-word phrases missed by exact matching, found fuzzily in the normalised text (OCR noise)
-            norm = _norm_text(law.text)
-            for ptext, concepts, label in tabs.phrases(lang):
+            norm = norms[li]
+            for k, (ptext, concepts, label) in enumerate(phrases):
                 if len(ptext) < config.fuzzy_phrase_min_chars or all(c in counts for c in concepts):
                     continue
-                if fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                if fuzzy_hits[phrase_row[k], li]:
                     if concepts[0].startswith("out:"):
                         continue  # outcomes are handled below
                     add(Term(tuple(ptext.split()), concepts, label), f"~{label}")
             ofound, _ = om.find(toks, max_gap=config.outcome_max_gap, consume=False)
             seen_out = set()
-            for ptext, concepts, label in tabs.phrases(lang):
+            for k, (ptext, concepts, label) in enumerate(phrases):
                 if concepts[0].startswith("out:") and len(ptext) >= config.fuzzy_phrase_min_chars and concepts[0] not in counts \
-                        and fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                        and fuzzy_hits[phrase_row[k], li]:
                     ofound.append((Term(tuple(ptext.split()), concepts, label), []))
             for term, pos in ofound:
                 for c in term.concepts:
@@ -853,7 +861,6 @@ class AlignModel:
         the two witnesses (it sets the weight of text similarity). Extra scorers are not vectorised:
         with ``config.scorers`` the pairs are scored one by one."""
         import numpy as np
-        from rapidfuzz.process import cdist
 
         cfg = self.config
         if cfg.scorers:

@@ -527,3 +527,14 @@ def test_a_translation_link_needs_two_distinctive_shared_concepts(resources):
     assert model.matrix(fl, el, "translation")[0, 1] == 0.0  # the matrix applies the rule too
     small = AlignModel([fl[0], el[1]], resources, AlignConfig())  # in two laws every shared word is "in most"
     assert small.ubiquitous == {"num:1"}
+
+
+def test_evaluation_can_measure_a_config_change_on_every_gold():
+    from pipeline.evaluate_align import config_with
+
+    cfg = config_with(AlignConfig(), ["min_shared_concepts=1", 'type_weights=[["adj", 0.7], ["prep", 0.5]]',
+                                      "sublinear_tf=false"])
+    assert cfg.min_shared_concepts == 1 and cfg.type_weights == (("adj", 0.7), ("prep", 0.5)) and not cfg.sublinear_tf
+    assert hash(cfg)  # still a frozen, hashable config (the pivot caches models by it)
+    with pytest.raises(ValueError):
+        config_with(AlignConfig(), ["no_such_field=1"])

@@ -25,7 +25,9 @@ How a pair of laws is scored
 * Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
   counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
   :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
-* Two laws are compared by the cosine of their bags (:func:`similarity`).  Within one language the
+* Two laws are compared by the cosine of their bags (:func:`similarity`).  Across languages the cosine is 0
+  unless they share at least ``min_shared_concepts`` concepts that are not ubiquitous (in at least
+  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language the
   fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
   ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
   (:class:`Scorer`, e.g. sentence embeddings) can be mixed in; none is used by default.
@@ -56,6 +58,7 @@ from pathlib import Path
 from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from rapidfuzz import fuzz, process
+from rapidfuzz.process import cdist
 
 from .model import Law, Link, Witness
 
@@ -86,6 +89,13 @@ class AlignConfig:
     orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
     #   is taken by a law that matches it better, as when one law states the provisions of two)
     primary_ratio: float = 0.75  # a 1:1 link must score at least this fraction of each of its laws' best score
+    min_shared_concepts: int = 2  # across languages, two laws must share at least this many concepts that are not
+    #   ubiquitous, else their concept score is 0: a link resting on one distinctive word ("more") plus the words of
+    #   every law (deal, card) is too thin (whist fr-001 rule 12 ~ en-002 37(d)); 0 or 1 = off
+    ubiquitous_df: float = 0.5  # a concept found in at least this fraction of the laws the model is fitted on is
+    #   ubiquitous (deal and card in a code of dealing laws); so are the weak numbers (un/une "a") ...
+    ubiquitous_min_laws: int = 10  # ... but only when it is fitted on at least this many laws (in fewer, a shared
+    #   word is in most of them by construction)
     # scoring
     text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
     same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity
@@ -515,7 +525,14 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
     for lang, group in by_lang.items():
         gm, om, choices, single = tabs.tables(lang)
         toks_list = (tabs.fr_tokens if lang == "fr" else tabs.en_tokens)([l.text for l in group])
-        for law, toks in zip(group, toks_list):
+        norms = [_norm_text(law.text) for law in group]
+        phrases = tabs.phrases(lang)
+        # partial_ratio of every long phrase in every law at once (0 below the cutoff), looked up in the loop
+        long_phrases = [k for k, (ptext, _, _) in enumerate(phrases) if len(ptext) >= config.fuzzy_phrase_min_chars]
+        fuzzy_hits = cdist([phrases[k][0] for k in long_phrases], norms, scorer=fuzz.partial_ratio,
+                           score_cutoff=config.fuzzy_phrase_cutoff, workers=1) if long_phrases else None
+        phrase_row = {k: r for r, k in enumerate(long_phrases)}
+        for li, (law, toks) in enumerate(zip(group, toks_list)):
             counts: Counter[str] = Counter()
             labels: dict[str, str] = {}
             groups: list[tuple[tuple[str, ...], float]] = []
@@ -558,19 +575,19 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         counts[f"num:{k}"] += 1.0
                         labels.setdefault(f"num:{k}", k)
             # multi-word phrases missed by exact matching, found fuzzily in the normalised text (OCR noise)
-            norm = _norm_text(law.text)
-            for ptext, concepts, label in tabs.phrases(lang):
+            norm = norms[li]
+            for k, (ptext, concepts, label) in enumerate(phrases):
                 if len(ptext) < config.fuzzy_phrase_min_chars or all(c in counts for c in concepts):
                     continue
-                if fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                if fuzzy_hits[phrase_row[k], li]:
                     if concepts[0].startswith("out:"):
                         continue  # outcomes are handled below
                     add(Term(tuple(ptext.split()), concepts, label), f"~{label}")
             ofound, _ = om.find(toks, max_gap=config.outcome_max_gap, consume=False)
             seen_out = set()
-            for ptext, concepts, label in tabs.phrases(lang):
+            for k, (ptext, concepts, label) in enumerate(phrases):
                 if concepts[0].startswith("out:") and len(ptext) >= config.fuzzy_phrase_min_chars and concepts[0] not in counts \
-                        and fuzz.partial_ratio(ptext, norm, score_cutoff=config.fuzzy_phrase_cutoff):
+                        and fuzzy_hits[phrase_row[k], li]:
                     ofound.append((Term(tuple(ptext.split()), concepts, label), []))
             for term, pos in ofound:
                 for c in term.concepts:
@@ -578,7 +595,7 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         seen_out.add(c)
                         counts[c] += 1.0
                         labels.setdefault(c, term.label)
-            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, _norm_text(law.text), tuple(groups))
+            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, norm, tuple(groups))
     return result
 
 
@@ -633,9 +650,18 @@ class AlignModel:
         for a in self.analyses.values():
             df.update(a.concepts.keys())
         self.idf = {c: math.log((1 + n) / (1 + d)) + config.idf_floor for c, d in df.items()}
+        common = {c for c, d in df.items() if d >= config.ubiquitous_df * n} if n >= config.ubiquitous_min_laws else set()
+        self.ubiquitous = frozenset(common | {f"num:{k}" for k in config.weak_numbers})
         self._vectors: dict[str, dict[str, float]] = {}
+        self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
 
     def _weight(self, c: str) -> float:
+        w = self._weights.get(c)
+        if w is None:
+            w = self._weights[c] = self._concept_weight(c)
+        return w
+
+    def _concept_weight(self, c: str) -> float:
         cfg = self.config
         if c.startswith("num:"):
             w = cfg.number_weight
@@ -684,13 +710,18 @@ class AlignModel:
         equivalents counts in full for the equivalents ``other`` uses (a translation renders a word one
         way, not all its dictionary senses at once); an occurrence none of whose equivalents is in
         ``other`` stays split.  Only across languages (``sense_resolution``): within one language both laws
-        are split alike."""
+        are split alike.  (The result depends only on which concepts of ``law``'s ambiguous words
+        ``other`` has: :meth:`_resolved_similarities` resolves once per such set.)"""
         base = self.law_vector(law)
         an = self.analyses[law.id]
         if not self.config.sense_resolution or law.lang == other.lang or not an.groups:
             return base
         self.law_vector(other)
-        present = self.analyses[other.id].concepts
+        return self._resolve(an, self.analyses[other.id].concepts, base)
+
+    def _resolve(self, an: LawAnalysis, present: "Mapping[str, float] | frozenset[str]",
+                 base: dict[str, float]) -> dict[str, float]:
+        """The vector of the law analysed as ``an`` (``base`` unresolved) against a law with the concepts ``present``."""
         counts: dict[str, float] = dict(an.concepts)
         subterms = _tables(self.resources).subterms
         changed = False
@@ -715,6 +746,15 @@ class AlignModel:
         """The vectors of two laws as compared with each other (see :meth:`resolved_vector`)."""
         return self.resolved_vector(a, b), self.resolved_vector(b, a)
 
+    def thin(self, a: Law, b: Law, va: Mapping[str, float], vb: Mapping[str, float]) -> bool:
+        """True when ``a`` and ``b`` (vectors ``va``, ``vb`` as compared) are in different languages and share fewer
+        than ``min_shared_concepts`` concepts that are not ubiquitous (:attr:`ubiquitous`)."""
+        if a.lang == b.lang or self.config.min_shared_concepts <= 1:
+            return False
+        if len(va) > len(vb):
+            va, vb = vb, va
+        return sum(1 for c in va if c in vb and c not in self.ubiquitous) < self.config.min_shared_concepts
+
     def _position_prior(self, a: Law, b: Law, n_a: int, n_b: int) -> float:
         if a.number is not None and b.number is not None:
             return 1.0 / (1.0 + abs(a.number - b.number) / self.config.position_scale)
@@ -722,13 +762,104 @@ class AlignModel:
         rb = b.order / max(n_b - 1, 1)
         return 1.0 - abs(ra - rb)
 
+    def _position_priors(self, rows: Sequence[Law], cols: Sequence[Law]) -> "np.ndarray":
+        """:meth:`_position_prior` of every (row, col) pair, vectorised (the same float operations)."""
+        import numpy as np
+
+        def nums(laws: Sequence[Law]) -> tuple["np.ndarray", "np.ndarray"]:
+            return (np.array([law.number if law.number is not None else 0 for law in laws], dtype=np.int64),
+                    np.array([law.number is not None for law in laws], dtype=bool))
+
+        na, ma = nums(rows)
+        nb, mb = nums(cols)
+        by_number = 1.0 / (1.0 + np.abs(na[:, None] - nb[None, :]) / self.config.position_scale)
+        ra = np.array([law.order for law in rows], dtype=np.float64) / max(len(rows) - 1, 1)
+        rb = np.array([law.order for law in cols], dtype=np.float64) / max(len(cols) - 1, 1)
+        by_order = 1.0 - np.abs(ra[:, None] - rb[None, :])
+        return np.where(ma[:, None] & mb[None, :], by_number, by_order)
+
+    def _resolved_similarities(self, rows: Sequence[Law], cols: Sequence[Law]) -> "np.ndarray":
+        """``similarity(*self.pair_vectors(a, b))`` of every (row, col) pair, with the same float operations
+        (so the same values), but each resolved vector and each norm computed once, and 0 without looking
+        for pairs that share no concept (resolution only moves weight among a law's own concepts).
+
+        A law's vector against another law depends only on which of its ambiguous words' concepts the
+        other law has: that pattern is read off a 0/1 concept matrix for all the other laws at once, and
+        the law's vector is resolved once per distinct pattern."""
+        import numpy as np
+
+        vocab: dict[str, int] = {}
+        base = [[self.law_vector(law) for law in laws] for laws in (rows, cols)]
+        for vecs in base:
+            for vec in vecs:
+                for c in vec:
+                    vocab.setdefault(c, len(vocab))
+        for laws in (rows, cols):  # concepts the resolution looks up that no vector of these laws has
+            for law in laws:
+                for concepts, _ in self.analyses[law.id].groups:
+                    for c in concepts:
+                        vocab.setdefault(c, len(vocab))
+
+        def binary(laws: Sequence[Law]) -> "np.ndarray":
+            out = np.zeros((len(laws), len(vocab)), dtype=np.int8)
+            for i, law in enumerate(laws):
+                out[i, [vocab[c] for c in self.analyses[law.id].concepts]] = 1
+            return out
+
+        bin_rows, bin_cols = binary(rows), binary(cols)
+        share = (bin_rows.astype(np.float32) @ bin_cols.T.astype(np.float32)) > 0  # exact counts (< 2**24)
+
+        def norm(v: dict[str, float]) -> float:
+            return math.sqrt(sum(w * w for w in v.values()))  # as in similarity()
+
+        def variants(laws: Sequence[Law], vectors: list[dict[str, float]], others: Sequence[Law],
+                     bin_others: "np.ndarray") -> list:
+            """Per law: None (its own vector against every other law) or (pattern index per other law,
+            (vector, norm) per pattern)."""
+            out: list = []
+            for law, vec in zip(laws, vectors):
+                an = self.analyses[law.id]
+                ambiguous = sorted({c for concepts, _ in an.groups for c in concepts})
+                if not ambiguous or law.lang == others[0].lang:
+                    out.append(None)
+                    continue
+                pattern = bin_others[:, [vocab[c] for c in ambiguous]].astype(np.int64)
+                if len(ambiguous) <= 62:  # one integer per pattern
+                    codes, inverse = np.unique(pattern @ (1 << np.arange(len(ambiguous), dtype=np.int64)),
+                                               return_inverse=True)
+                    patterns = [[(code >> k) & 1 for k in range(len(ambiguous))] for code in codes.tolist()]
+                else:
+                    codes, inverse = np.unique(pattern, axis=0, return_inverse=True)
+                    patterns = codes.tolist()
+                vecs = []
+                for bits in patterns:
+                    v = self._resolve(an, frozenset(c for c, bit in zip(ambiguous, bits) if bit), vec)
+                    vecs.append((v, norm(v)))
+                out.append((inverse.reshape(-1).tolist(), vecs))
+            return out
+
+        var_rows, var_cols = variants(rows, base[0], cols, bin_cols), variants(cols, base[1], rows, bin_rows)
+        own = [[(v, norm(v)) for v in vecs] for vecs in base]
+        thin = self.config.min_shared_concepts > 1
+        s = np.zeros((len(rows), len(cols)), dtype=np.float64)
+        for i, j in zip(*(x.tolist() for x in np.nonzero(share))):
+            vr, vc = var_rows[i], var_cols[j]
+            u, nu = own[0][i] if vr is None else vr[1][vr[0][j]]
+            v, nv = own[1][j] if vc is None else vc[1][vc[0][i]]
+            if not u or not v or (thin and self.thin(rows[i], cols[j], u, v)):
+                continue
+            if len(u) > len(v):
+                u, v = v, u
+            dot = sum(w * v.get(c, 0.0) for c, w in u.items())
+            s[i, j] = dot / (nu * nv) if nu and nv else 0.0
+        return s
+
     def matrix(self, rows: Sequence[Law], cols: Sequence[Law], kind: str) -> "np.ndarray":
         """Scores of every (row, col) pair: the formula of :meth:`score`, vectorised (numpy for the
         concept cosines, rapidfuzz ``cdist`` for the text similarity). ``kind`` is the link kind of
         the two witnesses (it sets the weight of text similarity). Extra scorers are not vectorised:
         with ``config.scorers`` the pairs are scored one by one."""
         import numpy as np
-        from rapidfuzz.process import cdist
 
         cfg = self.config
         if cfg.scorers:
@@ -747,16 +878,19 @@ class AlignModel:
             return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
 
         if cfg.sense_resolution and rows and cols and rows[0].lang != cols[0].lang:
-            s = np.array([[similarity(*self.pair_vectors(a, b)) for b in cols] for a in rows], dtype=np.float64)
+            s = self._resolved_similarities(rows, cols)
         else:
             s = dense(rows) @ dense(cols).T
+            if rows and cols and rows[0].lang != cols[0].lang and cfg.min_shared_concepts > 1:
+                s = s * np.array([[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols]
+                                  for a in rows])
         if rows and cols and rows[0].lang == cols[0].lang:
             tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
             ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
                        scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
             s = tw * ts + (1 - tw) * s
         if cfg.position_weight:
-            prior = np.array([[self._position_prior(a, b, len(rows), len(cols)) for b in cols] for a in rows])
+            prior = self._position_priors(rows, cols)
             s = s * (1 - cfg.position_weight + cfg.position_weight * prior)
         return np.clip(s, 0.0, 1.0)
 
@@ -768,6 +902,9 @@ class AlignModel:
         cos = similarity(va, vb)
         kind = link_kind((witnesses or {}).get(a.witness_id), (witnesses or {}).get(b.witness_id), a.lang, b.lang)
         parts = [f"concepts {cos:.2f}"]
+        if cos and self.thin(a, b, va, vb):
+            cos = 0.0
+            parts = [f"concepts 0 (fewer than {cfg.min_shared_concepts} distinctive shared)"]
         s = cos
         if a.lang == b.lang:
             tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
@@ -805,45 +942,51 @@ def _term_label(c: str, la: Mapping[str, str], lb: Mapping[str, str]) -> str:
     return x if x == y else f"{x}/{y}"
 
 
-def _decide(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
+def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) -> list[tuple[int, int]]:
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
     and >= ``primary_ratio`` times the best score of each of its laws.
     Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
     the primary score of either of its laws (``orphan_ratio`` times when the law whose best it is has no
-    primary link)."""
-    if not S or not S[0]:
+    primary link).
+
+    ``S`` is a matrix (list of rows or 2-d numpy array).  Vectorised with numpy: whether a pair can be
+    primary depends only on the scores (not on the links already taken), so only those candidates
+    (usually about one per law) are sorted and linked greedily; and secondary links do not depend on
+    one another, so they are decided all at once.  The result is the same as the pair-by-pair rule."""
+    import numpy as np
+
+    M = np.asarray(S, dtype=np.float64)
+    if M.ndim != 2 or M.size == 0:
         return []
     eps = 1e-12
-    na, nb = len(S), len(S[0])
-    best_a = [max(row) for row in S]
-    best_b = [max(S[i][j] for i in range(na)) for j in range(nb)]
-    order = sorted(((S[i][j], i, j) for i in range(na) for j in range(nb)), key=lambda t: (-t[0], t[1], t[2]))
-    prim_a: dict[int, float] = {}
-    prim_b: dict[int, float] = {}
-    links = set()
-    for s, i, j in order:
-        if s < config.min_score:
-            break
-        if s < config.primary_ratio * max(best_a[i], best_b[j]):
-            continue  # the law's counterpart is taken: do not settle for a leftover
-        if i not in prim_a and j not in prim_b:
-            prim_a[i], prim_b[j] = s, s
+    na, nb = M.shape
+    best_a = M.max(axis=1)
+    best_b = M.max(axis=0)
+    # primary candidates, then greedy by (-score, i, j)
+    ci, cj = np.nonzero((M >= config.min_score)
+                        & ~(M < config.primary_ratio * np.maximum(best_a[:, None], best_b[None, :])))
+    cs = M[ci, cj]
+    prim_a = np.zeros(na)  # the primary score of each law (0: none), as in the rule's max(..., 0.0)
+    prim_b = np.zeros(nb)
+    has_a = np.zeros(na, dtype=bool)
+    has_b = np.zeros(nb, dtype=bool)
+    links: set[tuple[int, int]] = set()
+    for k in np.lexsort((cj, ci, -cs)).tolist():
+        i, j = int(ci[k]), int(cj[k])
+        if not has_a[i] and not has_b[j]:
+            has_a[i] = has_b[j] = True
+            prim_a[i] = prim_b[j] = cs[k]
             links.add((i, j))
-    for s, i, j in order:
-        if s < config.floor:
-            break
-        if (i, j) in links:
-            continue
-        best_of_a, best_of_b = s >= best_a[i] - eps, s >= best_b[j] - eps
-        if not (best_of_a or best_of_b):
-            continue
-        need = config.ratio
-        if (best_of_a and i not in prim_a) or (best_of_b and j not in prim_b):
-            need = config.orphan_ratio  # a law left without a primary link joins its best counterpart more easily
-        if s >= need * max(prim_a.get(i, 0.0), prim_b.get(j, 0.0)):
-            links.add((i, j))
+    # secondary links: each pair on its own
+    best_of_a = M >= (best_a - eps)[:, None]
+    best_of_b = M >= (best_b - eps)[None, :]
+    orphan = (best_of_a & ~has_a[:, None]) | (best_of_b & ~has_b[None, :])
+    need = np.where(orphan, config.orphan_ratio, config.ratio)
+    ok = (M >= config.floor) & (best_of_a | best_of_b) & (M >= need * np.maximum(prim_a[:, None], prim_b[None, :]))
+    si, sj = np.nonzero(ok)
+    links.update(zip(si.tolist(), sj.tolist()))
     return sorted(links)
 
 

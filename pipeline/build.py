@@ -246,8 +246,10 @@ class Mapper:
 
             if self.scheduler.startswith("local:"):
                 n = int(self.scheduler.split(":", 1)[1])
+                # the scheduler's HTTP endpoint on a free port (":0"): the default 8787 may be taken by
+                # another build; no dashboard is served (bokeh is not installed)
                 self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                             dashboard_address=None, silence_logs=40)
+                                             dashboard_address=":0", silence_logs=40)
                 self._client = Client(self._cluster)
             else:
                 try:

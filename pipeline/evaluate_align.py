@@ -18,13 +18,16 @@ fr-001, a French whist code fr-903 against en-002) that measure generalisation. 
 names; a seed witness missing from the base laws (fr-001, en-002 when laws come from the gold texts) is cleaned and
 segmented on the fly.
 
-Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--laws-csv PATH] [--json PATH]``.
+Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--laws-csv PATH] [--json PATH] [--set FIELD=VALUE ...]``
+(``--set`` overrides an ``AlignConfig`` field for this run, value as JSON: ``--set min_shared_concepts=1``,
+``--set 'type_weights=[["adj",0.7],["prep",0.5]]'``; the JSON is not written unless ``--json`` is given).
 Shared dir: ``../shared`` from the project root, or ``$SHARED_DIR``.
 """
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import json
 import os
 import re
@@ -276,6 +279,25 @@ def write_json_atomic(path: Path, data: dict) -> None:
         raise
 
 
+def config_with(config: AlignConfig, overrides: Sequence[str]) -> AlignConfig:
+    """``config`` with ``FIELD=VALUE`` overrides (VALUE as JSON; lists become tuples, lists of lists tuples of tuples)."""
+    fields = {f.name for f in dataclasses.fields(config)}
+    changes = {}
+    for item in overrides:
+        name, sep, raw = item.partition("=")
+        name = name.strip()
+        if not sep or name not in fields or name == "scorers":
+            raise ValueError(f"--set {item!r}: expected FIELD=VALUE with FIELD one of {', '.join(sorted(fields - {'scorers'}))}")
+        try:
+            value = json.loads(raw)
+        except json.JSONDecodeError:
+            value = raw
+        if isinstance(value, list):
+            value = tuple(tuple(v) if isinstance(v, list) else v for v in value)
+        changes[name] = value
+    return dataclasses.replace(config, **changes)
+
+
 def _print_table(rows: Sequence[dict]) -> None:
     print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3}")
     for r in rows:
@@ -292,8 +314,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     laws_csv = ROOT / "outputs" / "laws.csv"
     ap.add_argument("--laws", choices=("pipeline", "gold", "raw"), default="pipeline" if laws_csv.exists() else "gold")
     ap.add_argument("--laws-csv", type=Path, help="a laws.csv of a build elsewhere (e.g. /tmp/x/laws.csv); implies --laws pipeline")
-    ap.add_argument("--json", type=Path, default=ROOT / "outputs" / "eval" / "alignment.json")
+    ap.add_argument("--json", type=Path, default=None, help="default: outputs/eval/alignment.json (without --set)")
+    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
+                    help="override an AlignConfig field (value as JSON), to measure a change on every gold")
     args = ap.parse_args(argv)
+    try:
+        config = config_with(AlignConfig(), args.set)
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        return 2
+    if args.json is None and not args.set:
+        args.json = ROOT / "outputs" / "eval" / "alignment.json"
     if args.laws_csv:
         laws_csv, args.laws = args.laws_csv, "pipeline"
     shared = shared_dir()
@@ -308,16 +339,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         laws = gold_laws(shared, witnesses)
     else:
         laws = raw_laws(witnesses)
-    result = evaluate(laws, shared, corpus_dir)
+    result = evaluate(laws, shared, corpus_dir, config)
     result["laws_source"] = args.laws
+    if args.set:
+        result["config_overrides"] = list(args.set)
+        print("AlignConfig overrides: " + ", ".join(args.set))
     src = str(laws_csv) if args.laws == "pipeline" else args.laws
     print(f"alignment vs shared gold ({shared / 'gold'}; laws from {src})")
     _print_table(result["pairs"])
     print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
           "fr-901, en-901 and fr-903 are fixture codes in laws.csv there)")
     _print_table(result["dev_pairs"])
-    write_json_atomic(args.json, result)
-    print(f"wrote {args.json}")
+    if args.json is not None:
+        write_json_atomic(args.json, result)
+        print(f"wrote {args.json}")
     return 0
 
 

@@ -92,6 +92,20 @@ def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
     fresh = [law for law in rows if law.id not in model.analyses]
     if fresh:
         model.analyses.update(analyse(fresh, resources, config))
+    try:
+        return _links_to_pivot(rows, pivot, model, config, witnesses)
+    finally:
+        # the model is shared by every witness a worker aligns: forget this witness's laws, so that
+        # a witness's links never depend on which witnesses the same worker aligned before it (and a
+        # worker's memory does not grow with the library)
+        for law in fresh:
+            model.analyses.pop(law.id, None)
+            model.laws.pop(law.id, None)
+            model._vectors.pop(law.id, None)
+
+
+def _links_to_pivot(rows: Sequence[Law], pivot: Pivot, model: AlignModel, config: AlignConfig,
+                    witnesses: Mapping[str, Witness] | None) -> tuple[Link, ...]:
     eligible_pivot = _eligible(pivot.laws, config)
     links: list[Link] = []
     for pw in pivot.witness_ids:
@@ -100,7 +114,7 @@ def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
             continue
         wa, wb = (witnesses or {}).get(pw), (witnesses or {}).get(rows[0].witness_id)
         S = model.matrix(rows, cols, link_kind(wb, wa, rows[0].lang, cols[0].lang))
-        for j, i in _decide(S.T.tolist(), config):
+        for j, i in _decide(S.T, config):
             a, b = cols[j], rows[i]
             score, evidence = model.score(a, b, witnesses, (len(cols), len(rows)))
             links.append(Link(game=a.game, a=a.id, b=b.id, score=round(float(S[i, j]), 4),

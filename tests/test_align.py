@@ -336,9 +336,10 @@ def test_fixture_codes_align_with_unmatched_law_left_alone(dev_results):
 def test_whist_seed_pair_dev_gold(dev_results):
     """French rules against short English clauses (law 37's opening, which states the outcome, is not in the
     excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
-    the glossary and the orphan rule; floors a little below."""
+    the glossary and the orphan rule; 0.73 (P 0.67, R 0.80) once a link across languages needs two shared
+    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); floors a little below."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.64 and r["precision"] >= 0.55 and r["recall"] >= 0.75, r
+    assert r["f1"] >= 0.7 and r["precision"] >= 0.62 and r["recall"] >= 0.75, r
 
 
 def test_french_paraphrase_of_the_english_whist_laws(dev_results):
@@ -406,3 +407,134 @@ def test_french_ne_plus_is_not_the_quantity_more(resources):
     b = make_law("whist", fr, 2, 1, "Celui qui a une carte de plus perd un point.")
     an = AlignModel([a, b], resources).analyses
     assert "en:mor" not in an[a.id].concepts and "en:mor" in an[b.id].concepts
+
+
+def _decide_pair_by_pair(S: list[list[float]], config: AlignConfig) -> list[tuple[int, int]]:
+    """The decision rule as first written, pair by pair: the reference for the vectorised ``_decide``."""
+    eps = 1e-12
+    na, nb = len(S), len(S[0])
+    best_a = [max(row) for row in S]
+    best_b = [max(S[i][j] for i in range(na)) for j in range(nb)]
+    order = sorted(((S[i][j], i, j) for i in range(na) for j in range(nb)), key=lambda t: (-t[0], t[1], t[2]))
+    prim_a: dict[int, float] = {}
+    prim_b: dict[int, float] = {}
+    links = set()
+    for s, i, j in order:
+        if s < config.min_score:
+            break
+        if s < config.primary_ratio * max(best_a[i], best_b[j]):
+            continue
+        if i not in prim_a and j not in prim_b:
+            prim_a[i], prim_b[j] = s, s
+            links.add((i, j))
+    for s, i, j in order:
+        if s < config.floor:
+            break
+        if (i, j) in links:
+            continue
+        best_of_a, best_of_b = s >= best_a[i] - eps, s >= best_b[j] - eps
+        if not (best_of_a or best_of_b):
+            continue
+        need = config.ratio
+        if (best_of_a and i not in prim_a) or (best_of_b and j not in prim_b):
+            need = config.orphan_ratio
+        if s >= need * max(prim_a.get(i, 0.0), prim_b.get(j, 0.0)):
+            links.add((i, j))
+    return sorted(links)
+
+
+def test_vectorised_decision_rule_takes_the_same_links_as_the_pair_by_pair_rule():
+    """_decide (numpy) against the rule written pair by pair, on random score matrices with ties, duplicated
+    laws (equal rows), near-thresholds values and shapes 1xN, Nx1, N>M."""
+    import numpy as np
+
+    from pipeline.align import _decide
+
+    rng = np.random.default_rng(11)
+    cfg = AlignConfig()
+    for trial in range(300):
+        na, nb = int(rng.integers(1, 25)), int(rng.integers(1, 25))
+        kind = trial % 3
+        if kind == 0:  # continuous scores
+            S = rng.random((na, nb)) ** 3
+        elif kind == 1:  # a coarse grid of values: many exact ties, values on the thresholds
+            S = rng.choice(np.array([0.0, 0.1, 0.15, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8]), size=(na, nb))
+        else:  # laws that match one law well, with duplicated rows (the same law printed twice)
+            S = rng.random((na, nb)) * 0.25
+            S[np.arange(na), rng.integers(0, nb, na)] = rng.uniform(0.3, 0.9, na)
+            if na > 2:
+                S[1] = S[0]
+        S = S.round(12).tolist()
+        assert _decide(S, cfg) == _decide_pair_by_pair(S, cfg), S
+        assert _decide(np.array(S), cfg) == _decide(S, cfg)
+    assert _decide([], cfg) == [] and _decide([[]], cfg) == []
+
+
+def test_fast_matrix_gives_exactly_the_pairwise_scores(resources):
+    """The vectorised matrix (position prior, sense resolution with resolved vectors shared between laws) gives the
+    very floats of scoring the pairs one by one across languages, numbered laws or not (within a language, up to
+    the order of a sum)."""
+    import numpy as np
+
+    en = W("en-x", "en", "a", game="whist")
+    fr = W("fr-x", "fr", "b", game="whist")
+    en_laws = laws_of(en, [(1, "If the dealer turns up two cards, the adversary may call a new deal."),
+                           (2, "A card played out of turn may be taken up, unless the adversary has played to it."),
+                           (3, "He who looks at a card turned up in dealing loses the deal."),
+                           (4, "The deal stands though a card be faced in the pack.")])
+    fr_laws = laws_of(fr, [(None, "Si celui qui donne retourne deux cartes, l'adversaire peut faire recommencer."),
+                           (None, "Une carte jouée hors de son tour peut être reprise, si l'adversaire n'a pas joué."),
+                           (None, "Le coup est bien donné, quoiqu'une carte soit retournée dans le jeu."),
+                           (None, "Celui qui regarde une carte retournée en donnant perd la donne."),
+                           (None, "Trois points.")])
+    model = AlignModel(en_laws + fr_laws, resources, AlignConfig())
+    for rows, cols in ((fr_laws, en_laws), (en_laws, fr_laws), (en_laws, en_laws[::-1])):
+        kind = "translation" if rows[0].lang != cols[0].lang else "edition"
+        fast = model.matrix(rows, cols, kind)
+        slow = np.array([[model.score(a, b, None, (len(rows), len(cols)))[0] for b in cols] for a in rows])
+        if kind == "translation":
+            assert np.array_equal(fast, slow)
+        else:  # within a language the concept cosines are one matrix product (sums in another order)
+            assert np.allclose(fast, slow, rtol=0, atol=1e-12)
+
+
+def test_a_translation_link_needs_two_distinctive_shared_concepts(resources):
+    """Across languages, "one card too many" and "more than thirteen cards" share "more" and the card every law
+    names: too thin for a link; "plus de treize cartes" shares "more" and thirteen.  Deal and card are ubiquitous
+    in a code of dealing laws (in at least half of its laws), the article "un" always."""
+    en = W("en-906", "en", "a", "whist")
+    fr = W("fr-906", "fr", "b", "whist")
+    el = laws_of(en, [(i + 1, t) for i, t in enumerate([
+        "If the dealer exposes a card in dealing, the adversaries may call a new deal.",
+        "If more than thirteen cards be dealt to any player, there must be a new deal.",
+        "The deal passes to the left after each hand.",
+        "A card found faced in the pack gives a new deal.",
+        "If a player deals out of turn, the error may be corrected before the last card is dealt.",
+        "Each player must count his cards before the play begins.",
+        "A player who looks at the trump card before the deal is finished loses the deal.",
+        "If the pack be found imperfect, the deal is void.",
+        "The dealer must not look at the bottom card of the pack.",
+        "The cards are dealt one at a time, beginning with the player on the left."])])
+    fl = laws_of(fr, [(1, "Celui qui a une carte de plus perd un point."),
+                      (2, "Plus de treize cartes : la faute est au donneur.")])
+    model = AlignModel(el + fl, resources, AlignConfig())
+    assert {"en:card", "en:deal", "num:1"} <= model.ubiquitous
+    thin, ev = model.score(fl[0], el[1])
+    assert thin == 0.0 and "distinctive" in ev
+    assert model.score(fl[1], el[1])[0] > 0.3
+    off = AlignModel(el + fl, resources, AlignConfig(min_shared_concepts=0))
+    assert off.score(fl[0], el[1])[0] > 0.0
+    assert model.matrix(fl, el, "translation")[0, 1] == 0.0  # the matrix applies the rule too
+    small = AlignModel([fl[0], el[1]], resources, AlignConfig())  # in two laws every shared word is "in most"
+    assert small.ubiquitous == {"num:1"}
+
+
+def test_evaluation_can_measure_a_config_change_on_every_gold():
+    from pipeline.evaluate_align import config_with
+
+    cfg = config_with(AlignConfig(), ["min_shared_concepts=1", 'type_weights=[["adj", 0.7], ["prep", 0.5]]',
+                                      "sublinear_tf=false"])
+    assert cfg.min_shared_concepts == 1 and cfg.type_weights == (("adj", 0.7), ("prep", 0.5)) and not cfg.sublinear_tf
+    assert hash(cfg)  # still a frozen, hashable config (the pivot caches models by it)
+    with pytest.raises(ValueError):
+        config_with(AlignConfig(), ["no_such_field=1"])

@@ -95,3 +95,33 @@ def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tm
     assert second.processed == ("en-extra",)
     links = pd.read_csv(out / "alignments.csv")
     assert (links["witness_b"] == "en-extra").sum() >= 2
+
+
+def test_a_witness_aligns_the_same_whatever_the_worker_aligned_before():
+    """Workers share one pivot model: a witness's links must not depend on the witnesses before it."""
+    pivot_laws = {"en-a": tuple(law("en-a", i + 1, t, i) for i, t in enumerate(CODE))}
+    pivot = make_pivot("ecarte", pivot_laws, ["en-a"], PivotConfig(pivot_witnesses=1))
+    rng = random.Random(11)
+    copies = []
+    for wid in ("en-b", "en-c", "en-d"):
+        order = list(range(len(CODE)))
+        rng.shuffle(order)
+        laws = [law(wid, k + 1, renoise(CODE[i], NOISE, rng), k) for k, i in enumerate(order)]
+        # and provisions the pivot does not have: their words are new to the pivot's concept space
+        laws.append(law(wid, 11, "The player who revokes loses three points and the trick, and cannot score honours "
+                                 "in that deal; a misdeal loses the deal.", 10))
+        copies.append(tuple(laws))
+    from pipeline.align import load_resources
+
+    import pipeline.pivot
+
+    res = load_resources(CORPUS)
+    pipeline.pivot._MODELS.clear()  # a fresh worker
+    alone = align_to_pivot(copies[2], pivot, res)
+    pipeline.pivot._MODELS.clear()  # another fresh worker, which aligns two other witnesses first
+    for c in copies[:2]:
+        align_to_pivot(c, pivot, res)
+    (model,) = pipeline.pivot._MODELS.values()
+    assert len(model.analyses) == len(CODE), "the worker's model keeps the laws of witnesses it aligned"
+    after_others = align_to_pivot(copies[2], pivot, res)
+    assert alone == after_others

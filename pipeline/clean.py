@@ -208,15 +208,22 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, regs: list, real_words: bool) -> None:
     text = buf.text
+    if real_words and not rep.local:
+        return  # no witness pool (general resources): no real-word candidates, nothing to decide
     ctx = Context(rep, text, cfg.use_context)
-    toks = [(m.start(), m.end(), m.group()) for m in TOKEN_RE.finditer(text)]
+    if real_words and not ctx.pool:
+        return  # (too little text to be evidence: the same)
     # strip leading/trailing apostrophes and guillemets from tokens
     clean_toks = []
-    for s, e, t in toks:
-        while t and t[0] in APOS + "»":
-            s, t = s + 1, t[1:]
-        while t and t[-1] in APOS + "»":
-            e, t = e - 1, t[:-1]
+    edge = APOS + "»"
+    for m in TOKEN_RE.finditer(text):
+        t = m.group()
+        s, e = m.start(), m.end()
+        if t[0] in edge or t[-1] in edge:
+            u = t.lstrip(edge)
+            s += len(t) - len(u)
+            t = u.rstrip(edge)
+            e = s + len(t)
         if t:
             clean_toks.append((s, e, t))
     lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
@@ -230,8 +237,11 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
         for k, (s, en, _) in enumerate(clean_toks):
             if en == e.start or s == e.end:
                 busy.add(k)
+    # without a witness pool a frequent, unprotected, plain word is kept as printed (Repairer.decide
+    # returns None for it): skip it before any other work
+    fast = rep.plain_known if not ctx.pool else frozenset()
     for k, (s, e, t) in enumerate(clean_toks):
-        if k in busy:
+        if k in busy or (lowers[k] in fast and t.isalpha()):
             continue
         prev = lowers[k - 1] if k > 0 else ""
         nxt = lowers[k + 1] if k + 1 < len(lowers) else ""
@@ -290,16 +300,23 @@ EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
+CLAUSE_BREAK = regex.compile(r"[.,;:!?»«()\[\]—\n]+")
+APOS_SPLIT = regex.compile(r"['’]")
+
+
 def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
-    """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times."""
+    """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times.
+
+    Counted level by level: an n-gram is printed at least as often as each of its (n-1)-grams, so only the
+    positions where both (n-1)-grams are frequent are counted at the next level (the counts are exact)."""
     from collections import Counter
 
-    counts: Counter = Counter()
-    for clause in regex.split(r"[.,;:!?»«()\[\]—\n]+", text.lower().replace("’", "'")):
+    runs = []
+    for clause in CLAUSE_BREAK.split(text.lower().replace("’", "'")):
         toks = clause.split()
         if not all(PHRASE_WORD.fullmatch(t) for t in toks):
             # keep the runs of clean words only
-            runs, cur = [], []
+            cur = []
             for t in toks:
                 if PHRASE_WORD.fullmatch(t):
                     cur.append(t)
@@ -308,17 +325,49 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
                     cur = []
             runs.append(cur)
         else:
-            runs = [toks]
+            runs.append(toks)
+    k = cfg.phrase_min_count
+    counts: Counter = Counter()
+    for run in runs:
+        if len(run) > 1:
+            counts.update(zip(run, run[1:]))
+    out = {g: c for g, c in counts.items() if c >= k}
+    frequent = out
+    for n in (3, 4):
+        if not frequent:
+            break
+        counts = Counter()
         for run in runs:
-            for n in (2, 3, 4):
-                for i in range(len(run) - n + 1):
-                    counts[tuple(run[i : i + n])] += 1
-    return {g: k for g, k in counts.items() if k >= cfg.phrase_min_count}
+            for i in range(len(run) - n + 1):
+                a, b = tuple(run[i : i + n - 1]), tuple(run[i + 1 : i + n])
+                if a in frequent and b in frequent:
+                    counts[a + b[-1:]] += 1
+        frequent = {g: c for g, c in counts.items() if c >= k}
+        out.update(frequent)
+    return out
 
 
 def _debris_mapped(s: str) -> str:
     """Non-letters inside printed tokens become the channel's debris character (cheap to drop or read)."""
     return "".join(ch if ch.isalpha() or ch in " '’-" else "^" for ch in s)
+
+
+def _phrase_damage(t: str, rep: Repairer) -> bool | str:
+    """Whether the printed token ``t`` (edge punctuation stripped) is damaged for phrase repair: False,
+    True, or "rare" (a rare word of the lexicon: only a cheap reading may replace it)."""
+    lt = t.lower().replace("’", "'")
+    if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
+        # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
+        # pass's business): never phrase-repaired
+        damaged = False
+    elif not PHRASE_WORD.fullmatch(t):
+        damaged = sum(ch.isalpha() for ch in t) >= 1
+    else:
+        named = t[:1].isupper() and not t.isupper()
+        damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in APOS_SPLIT.split(lt) if p)
+    if damaged and PHRASE_WORD.fullmatch(t) and rep.zipf_of(lt) > 0:
+        damaged = "rare"
+    return damaged
 
 
 def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
@@ -331,27 +380,20 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     if not grams:
         return []
     toks = []  # (start, end, core, damaged)
+    memo = rep.phrase_damage
     for m in PRINTED_TOKEN.finditer(text):
         s, e, t = m.start(), m.end(), m.group()
-        while t and t[0] in EDGE_PUNCT:
-            s, t = s + 1, t[1:]
-        while t and t[-1] in EDGE_PUNCT:
-            e, t = e - 1, t[:-1]
+        if t[0] in EDGE_PUNCT or t[-1] in EDGE_PUNCT:
+            u = t.lstrip(EDGE_PUNCT)
+            s += len(t) - len(u)
+            t = u.rstrip(EDGE_PUNCT)
+            e = s + len(t)
         if not t:
             toks.append((s, e, t, None))
             continue
-        lt = t.lower().replace("’", "'")
-        if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
-            # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
-            # pass's business): never phrase-repaired
-            damaged = False
-        elif not PHRASE_WORD.fullmatch(t):
-            damaged = sum(ch.isalpha() for ch in t) >= 1
-        else:
-            named = t[:1].isupper() and not t.isupper()
-            damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in regex.split(r"['’]", lt) if p)
-        if damaged and PHRASE_WORD.fullmatch(t) and rep.zipf_of(lt) > 0:
-            damaged = "rare"  # a rare word of the lexicon: only a cheap reading may replace it
+        damaged = memo.get(t)
+        if damaged is None:
+            damaged = memo[t] = _phrase_damage(t, rep)
         toks.append((s, e, t, damaged))
     by_len: dict[int, list[tuple[str, ...]]] = {}
     for g in grams:

@@ -395,16 +395,24 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
         if damaged is None:
             damaged = memo[t] = _phrase_damage(t, rep)
         toks.append((s, e, t, damaged))
-    by_len: dict[int, list[tuple[str, ...]]] = {}
+    # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
+    # known words select its n-grams directly
+    lengths = sorted({len(g) for g in grams})
+    by_anchor: dict[tuple, list[tuple[str, ...]]] = {}
     for g in grams:
-        by_len.setdefault(len(g), []).append(g)
+        glen = len(g)
+        for lp in range(glen):
+            for ls in range(glen - lp):
+                by_anchor.setdefault((glen, g[:lp], g[glen - ls :]), []).append(g)
     cost_cache: dict = {}
 
     def cost(printed: str, target: str) -> float:
         key = (printed, target)
         v = cost_cache.get(key)
         if v is None:
-            v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target)
+            # (a reading is kept only at most phrase_max_cost and phrase_cost_per_char per character)
+            cut = min(cfg.phrase_max_cost, cfg.phrase_cost_per_char * len(target))
+            v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target, cut)
         return v
 
     edits: list[Edit] = []
@@ -428,19 +436,17 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                     continue
                 if any(text[win[k][1] : win[k + 1][0]].strip() for k in range(len(win) - 1)):
                     continue  # punctuation between the tokens: not one phrase
-                pre = [x[2].lower().replace("’", "'") for x in win[:lo]]
-                suf = [x[2].lower().replace("’", "'") for x in win[hi + 1 :]]
+                pre = tuple(x[2].lower().replace("’", "'") for x in win[:lo])
+                suf = tuple(x[2].lower().replace("’", "'") for x in win[hi + 1 :])
                 mid_s, mid_e = win[lo][0], win[hi][1]
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
                 mapped = _debris_mapped(printed).lower()
-                for glen, gl in by_len.items():
+                for glen in lengths:
                     k_mid = glen - len(pre) - len(suf)
                     if k_mid < 1 or k_mid > 2 * (hi - lo + 1):
                         continue
-                    for g in gl:
-                        if list(g[: len(pre)]) != pre or (suf and list(g[glen - len(suf) :]) != suf):
-                            continue
+                    for g in by_anchor.get((glen, pre, suf), ()):
                         target = " ".join(g[len(pre) : glen - len(suf)])
                         if abs(len(target) - plen) > 3 or target == printed.lower():
                             continue

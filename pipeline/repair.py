@@ -277,6 +277,9 @@ class Repairer:
         for w in self.local:
             for d in deletes(w, 2):
                 self.local_index.setdefault(d, []).append(w)
+        # accent-folded form of every word the indexes can return (candidate distances ignore accents)
+        self.folded = {w: w if w.isascii() else fold_accents(w) for ws in self.buckets.values() for w in ws}
+        self.folded.update((w, fold_accents(w)) for w in self.local)
 
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
@@ -345,23 +348,15 @@ class Repairer:
             return hit
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
-        found: set[str] = set()
-        idx, lidx = self.index, self.local_index
-        for d in deletes(lt, 2):
-            ws = idx.get(d)
-            if ws:
-                found.update(ws)
-            ws = lidx.get(d)
-            if ws:
-                found.update(ws)
-        dist = Levenshtein.distance
+        ds = deletes(lt, 2)
+        found = set().union(*filter(None, map(self.index.get, ds)))
+        if self.local_index:
+            found.update(*filter(None, map(self.local_index.get, ds)))
         zipf = self.zipf
-        scored = []
-        ft = fold_accents(lt)
-        for w in found:
-            k = dist(ft, fold_accents(w), score_cutoff=maxd)
-            if k <= maxd:
-                scored.append((k, -zipf.get(w, 0.0), w))
+        words = list(found)
+        hits = process.extract(fold_accents(lt), list(map(self.folded.__getitem__, words)),
+                               scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
         scored.sort()
         picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
         # multi-character OCR confusions (li -> h, ii -> h, rn -> m) are two plain edits: a short token
@@ -556,11 +551,12 @@ class Context:
             self.doc, self.bi = count_text(text)
             self.other, self.other_uni = Counter(), Counter()
             n = cfg.corpus_min_count + 1
-            pool = set(repairer.local)
-            pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
-            self.pool = sorted(pool)
             if not repairer.local or sum(self.doc.values()) < cfg.context_min_tokens:
                 self.pool = []  # too little text to be evidence
+            else:
+                pool = set(repairer.local)
+                pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
+                self.pool = sorted(pool)
         else:
             self.pool = []
             self.doc, self.bi, self.other, self.other_uni = None, Counter(), Counter(), Counter()

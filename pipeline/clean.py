@@ -379,8 +379,17 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
-    toks = []  # (start, end, core, damaged)
     memo = rep.phrase_damage
+
+    def damage(t: str) -> bool | str:
+        d = memo.get(t)
+        if d is None:
+            d = memo[t] = _phrase_damage(t, rep)
+        return d
+
+    if not any(damage(t) for t in {p.strip(EDGE_PUNCT) for p in PRINTED_TOKEN.findall(text)} if t):
+        return []  # no damaged token: nothing to repair
+    toks = []  # (start, end, core, damaged)
     for m in PRINTED_TOKEN.finditer(text):
         s, e, t = m.start(), m.end(), m.group()
         if t[0] in EDGE_PUNCT or t[-1] in EDGE_PUNCT:
@@ -391,10 +400,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
         if not t:
             toks.append((s, e, t, None))
             continue
-        damaged = memo.get(t)
-        if damaged is None:
-            damaged = memo[t] = _phrase_damage(t, rep)
-        toks.append((s, e, t, damaged))
+        toks.append((s, e, t, damage(t)))
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})

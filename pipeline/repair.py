@@ -263,6 +263,7 @@ class Repairer:
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
+        self._cand_prior: dict[str, list[tuple[str, float, float]]] = {}  # token -> (candidate, cost, lexicon prior)
         self.phrase_damage: dict[str, bool | str] = {}  # printed token -> damaged? (clean._phrase_damage)
         # words ``decide`` keeps without looking further when the text gives no witness pool: frequent enough
         # (see the first test of ``decide``), unprotected (no regularisation to record) and letters only
@@ -455,8 +456,7 @@ class Repairer:
             # among the candidates (own channel scale), against a lower margin
             unknown = obs <= cfg.junk_obs_score and self.zipf_of(lw) == 0.0 or any(ch in JUNK or ch.isdigit() for ch in tok)
             scale = cfg.unknown_channel_scale if unknown and self.domain else cfg.channel_scale
-            cands = self.candidates(tok)
-            scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * c, w, c) for w, c in cands if w != lw]
+            scored = self._score_candidates(tok, lw, prev, nxt, ctx, scale)
             if self.domain or cfg.general_splits:
                 scored += self.split_candidates(tok, ctx, scale)
             # (only with a witness's domain resources: on general text the measured precision of
@@ -485,6 +485,35 @@ class Repairer:
         if not real and not self.domain and self.lang == "fr" and sep < cfg.general_fr_min_separation:
             apply = False  # general French text: only a clearly unique candidate is applied
         return Decision(after, kind, method, round(conf, 3), cands_s, ev, apply)
+
+    def _score_candidates(self, tok: str, lw: str, prev: str, nxt: str, ctx, scale: float) -> list[tuple[float, str, float]]:
+        """``prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * cost`` for every candidate ``w`` of ``tok``
+        other than ``lw``: the same sums, with the part that does not depend on the text (the lexicon prior)
+        cached per token."""
+        static = self._cand_prior.get(tok)
+        if static is None:
+            static = self._cand_prior[tok] = [(w, c, self.prior(w)) for w, c in self.candidates(tok)]
+        cfg = self.cfg
+        doc = ctx.doc
+        cmin, boost = cfg.corpus_min_count, cfg.corpus_boost
+        enabled, bi, other, weight = ctx.enabled, ctx.bi, ctx.other, ctx.weight
+        out = []
+        for w, c, z in static:
+            if w == lw:
+                continue
+            if doc:
+                n = doc.get(w, 0)
+                if n >= cmin:
+                    z += boost * math.log10(n)
+            if enabled:
+                n = 0
+                for pair in ((prev, w), (w, nxt)):
+                    n += other.get(pair, 0) + max(0, bi.get(pair, 0))
+                s = weight * math.log10(1 + n)
+            else:
+                s = 0.0
+            out.append((z + s - scale * c, w, c))
+        return out
 
     def local_candidates(self, tok: str, ctx) -> list[tuple[str, float]]:
         """Candidates among the words the witness and the corpus use (real-word repair)."""
@@ -635,8 +664,13 @@ class RealWordRules:
     def edits(self, text: str, max_sentences: int) -> list[Edit]:
         if not self.by_word:
             return []
-        toks = [(m.start(), m.end(), m.group().lower().replace("’", "'")) for m in RW_TOKEN.finditer(text)]
-        starts = [t[0] for t in toks]
+        # (’ and ' delimit the same tokens: the words are read from the text with ' for ’, lower-cased in C)
+        words = list(map(str.lower, RW_TOKEN.findall(text.replace("’", "'"))))
+        if self.by_word.keys().isdisjoint(words):
+            return []
+        spans = [m.span() for m in RW_TOKEN.finditer(text)]
+        toks = [(s, e, w) for (s, e), w in zip(spans, words)]
+        starts = [s for s, _ in spans]
         tags: dict[int, tuple[str, str]] = {}
         done_sent: set[int] = set()
         out = []

@@ -18,7 +18,7 @@ from .lexicon import LexiconData, fold
 CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
 LATIN_RE = regex.compile(r"\p{Script=Latin}")
 LETTER_RE = regex.compile(r"\p{L}")
-NON_LATIN_LETTER_RE = regex.compile(r"(?!\p{Script=Latin})\p{L}")
+NON_LATIN_LETTERS_RE = regex.compile(r"(?:(?!\p{Script=Latin})\p{L})+")
 
 
 @dataclass(frozen=True)
@@ -77,14 +77,15 @@ def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> 
     """A line mostly in another script than the witness's (Latin), or framed by one: it opens with a
     word in another script and has at least ``frame_words`` such words (a web page's title line
     "Читать книгу <Latin title> - Страница 24" quotes the book's title inside its own language)."""
-    letters = len(LETTER_RE.findall(line))
+    words = WORD_LETTERS_RE.findall(line)
+    letters = sum(map(len, words))
     if letters < 3:
         return False
-    non_latin = len(NON_LATIN_LETTER_RE.findall(line))
+    # (ASCII letters are all Latin)
+    non_latin = 0 if line.isascii() else sum(map(len, NON_LATIN_LETTERS_RE.findall(line)))
     if non_latin / letters >= ratio:
         return True
-    words = WORD_LETTERS_RE.findall(line)
-    foreign = [w for w in words if not LATIN_RE.search(w)]
+    foreign = [w for w in words if not LATIN_RE.search(w)] if non_latin else []
     return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
 
 

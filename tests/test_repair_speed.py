@@ -106,3 +106,26 @@ def all_ngrams(text: str, k: int) -> dict:
 def test_phrase_ngrams_count_exactly_what_counting_every_ngram_counts(words, k):
     text = " ".join(words)
     assert _phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == all_ngrams(text, k)
+
+
+def reference_foreign_script(line: str, ratio: float, frame_words: int) -> bool:
+    """The web-debris script test letter by letter, as first written."""
+    import regex
+
+    latin = regex.compile(r"\p{Script=Latin}")
+    letters = regex.findall(r"\p{L}", line)
+    if len(letters) < 3:
+        return False
+    if sum(1 for ch in letters if not latin.match(ch)) / len(letters) >= ratio:
+        return True
+    words = regex.findall(r"\p{L}+", line)
+    foreign = [w for w in words if not any(latin.match(ch) for ch in w)]
+    return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcXYZéèœ ЧитаькнгуΑβγ-'.,1", max_size=40), st.sampled_from([0.0, 0.3, 0.5]), st.integers(0, 3))
+def test_foreign_script_counts_like_the_letter_by_letter_test(line, ratio, frame):
+    from pipeline.normalise import foreign_script
+
+    assert foreign_script(line, "fr", ratio, frame) == reference_foreign_script(line, ratio, frame)

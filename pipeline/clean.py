@@ -314,11 +314,11 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     runs = []
     for clause in CLAUSE_BREAK.split(text.lower().replace("’", "'")):
         toks = clause.split()
-        if not all(PHRASE_WORD.fullmatch(t) for t in toks):
+        if not all(t.isalpha() or PHRASE_WORD.fullmatch(t) for t in toks):
             # keep the runs of clean words only
             cur = []
             for t in toks:
-                if PHRASE_WORD.fullmatch(t):
+                if t.isalpha() or PHRASE_WORD.fullmatch(t):
                     cur.append(t)
                 else:
                     runs.append(cur)
@@ -424,35 +424,40 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     edits: list[Edit] = []
     used_until = -1
     n = len(toks)
+    dmgs = [x[3] for x in toks]
+    lows = [x[2].lower().replace("’", "'") for x in toks]
+    mt = cfg.phrase_max_tokens
     for i, (s, e, t, dmg) in enumerate(toks):
         if not dmg or s < used_until:
             continue
         options = []  # (cost, -len, start, end, after, gram, middle words)
-        for a in range(i - cfg.phrase_max_tokens + 1, i + 1):
-            for b in range(i, a + cfg.phrase_max_tokens):
-                if a < 0 or b >= n:
-                    continue
-                win = toks[a : b + 1]
-                if any(x[3] is None for x in win):
+        for a in range(max(0, i - mt + 1), i + 1):
+            for b in range(i, min(n, a + mt)):
+                wd = dmgs[a : b + 1]
+                if None in wd:
                     continue
                 # the damaged run must be contiguous, anchors (known words) at the edges only
-                dm = [k for k, x in enumerate(win) if x[3]]
+                dm = [k for k, x in enumerate(wd) if x]
                 lo, hi = dm[0], dm[-1]
-                if any(not win[k][3] for k in range(lo, hi + 1)):
+                if len(dm) != hi - lo + 1:
+                    continue
+                win = toks[a : b + 1]
+                pre = tuple(lows[a : a + lo])
+                suf = tuple(lows[a + hi + 1 : b + 1])
+                # the n-grams the window's known words select (a middle of 1 .. 2 x damaged tokens words)
+                span = 2 * (hi - lo + 1) + len(pre) + len(suf)
+                selected = [(glen, by_anchor[(glen, pre, suf)]) for glen in lengths
+                            if len(pre) + len(suf) < glen <= span and (glen, pre, suf) in by_anchor]
+                if not selected:
                     continue
                 if any(text[win[k][1] : win[k + 1][0]].strip() for k in range(len(win) - 1)):
                     continue  # punctuation between the tokens: not one phrase
-                pre = tuple(x[2].lower().replace("’", "'") for x in win[:lo])
-                suf = tuple(x[2].lower().replace("’", "'") for x in win[hi + 1 :])
                 mid_s, mid_e = win[lo][0], win[hi][1]
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
                 mapped = _debris_mapped(printed).lower()
-                for glen in lengths:
-                    k_mid = glen - len(pre) - len(suf)
-                    if k_mid < 1 or k_mid > 2 * (hi - lo + 1):
-                        continue
-                    for g in by_anchor.get((glen, pre, suf), ()):
+                for glen, grams_sel in selected:
+                    for g in grams_sel:
                         target = " ".join(g[len(pre) : glen - len(suf)])
                         if abs(len(target) - plen) > 3 or target == printed.lower():
                             continue

@@ -237,12 +237,18 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
         for k, (s, en, _) in enumerate(clean_toks):
             if en == e.start or s == e.end:
                 busy.add(k)
-    # without a witness pool a frequent, unprotected, plain word is kept as printed (Repairer.decide
-    # returns None for it): skip it before any other work
-    fast = rep.plain_known if not ctx.pool else frozenset()
+    # without a witness pool a token whose every part is a frequent or protected word is kept as printed
+    # (Repairer.decide returns None at once, no elision fix): skip it before any other work
+    inert = rep.inert_tokens if not ctx.pool else None
     for k, (s, e, t) in enumerate(clean_toks):
-        if k in busy or (lowers[k] in fast and t.isalpha()):
+        if k in busy:
             continue
+        if inert is not None:
+            v = inert.get(t)
+            if v is None:
+                v = inert[t] = _inert(t, rep)
+            if v:
+                continue
         prev = lowers[k - 1] if k > 0 else ""
         nxt = lowers[k + 1] if k + 1 < len(lowers) else ""
         lw = lowers[k]
@@ -525,6 +531,26 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
 
 
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
+
+
+def _inert(t: str, rep: Repairer) -> bool:
+    """Whether the word pass leaves token ``t`` alone whatever its context, when the text gives no witness
+    pool: not protected as a whole, and each part (after its elision) is skipped or a word so frequent
+    that ``Repairer.decide`` keeps it (its first test), with no debris apostrophe to fix."""
+    if rep.protected(t.lower().replace("’", "'")):
+        return False  # (a historical spelling may be recorded as a regularisation)
+    known = max(rep.cfg.nonword_zipf, rep.cfg.real_word_zipf)
+    for _off, part in _parts(t):
+        _sub, word, prefix_fix = _split_apostrophe(part, rep)
+        if word is None:
+            continue
+        if prefix_fix is not None:
+            return False
+        if rep.protected(word.lower()):
+            continue
+        if rep.zipf.get(word.lower().replace("’", "'"), 0.0) < known:
+            return False
+    return True
 
 
 def _hyphen_fragment(text: str, s: int, e: int) -> bool:

@@ -264,12 +264,8 @@ class Repairer:
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
         self._cand_prior: dict[str, list[tuple[str, float, float]]] = {}  # token -> (candidate, cost, lexicon prior)
+        self.inert_tokens: dict[str, bool] = {}  # printed token -> the word pass leaves it alone (clean._inert)
         self.phrase_damage: dict[str, bool | str] = {}  # printed token -> damaged? (clean._phrase_damage)
-        # words ``decide`` keeps without looking further when the text gives no witness pool: frequent enough
-        # (see the first test of ``decide``), unprotected (no regularisation to record) and letters only
-        known = max(cfg.nonword_zipf, cfg.real_word_zipf)
-        self.plain_known = frozenset(
-            w for w, z in self.zipf.items() if z >= known and w.isalpha() and not self.protected(w))
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())

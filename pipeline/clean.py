@@ -239,7 +239,7 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
                 busy.add(k)
     # without a witness pool a token whose every part is a frequent or protected word is kept as printed
     # (Repairer.decide returns None at once, no elision fix): skip it before any other work
-    inert = rep.inert_tokens if not ctx.pool else None
+    inert = rep.memo("inert_tokens") if not ctx.pool else None
     for k, (s, e, t) in enumerate(clean_toks):
         if k in busy:
             continue
@@ -385,7 +385,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
-    memo = rep.phrase_damage
+    memo = rep.memo("phrase_damage")
 
     def damage(t: str) -> bool | str:
         d = memo.get(t)

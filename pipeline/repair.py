@@ -263,9 +263,11 @@ class Repairer:
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
-        self._cand_prior: dict[str, list[tuple[str, float, float]]] = {}  # token -> (candidate, cost, lexicon prior)
-        self.inert_tokens: dict[str, bool] = {}  # printed token -> the word pass leaves it alone (clean._inert)
-        self.phrase_damage: dict[str, bool | str] = {}  # printed token -> damaged? (clean._phrase_damage)
+        # per-token memos of the clean passes (pure functions of the token and this repairer):
+        # "inert_tokens": printed token -> the word pass leaves it alone (clean._inert);
+        # "phrase_damage": printed token -> damaged? (clean._phrase_damage);
+        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
+        self._memos: dict[str, dict] = {}
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
@@ -277,6 +279,15 @@ class Repairer:
         # accent-folded form of every word the indexes can return (candidate distances ignore accents)
         self.folded = {w: w if w.isascii() else fold_accents(w) for ws in self.buckets.values() for w in ws}
         self.folded.update((w, fold_accents(w)) for w in self.local)
+
+    MEMO_MAX = 500_000  # entries a per-token memo keeps before it starts afresh (memory bound on long runs)
+
+    def memo(self, name: str) -> dict:
+        """The per-token memo ``name`` (emptied when it holds ``MEMO_MAX`` entries: only speed depends on it)."""
+        m = self._memos.get(name)
+        if m is None or len(m) >= self.MEMO_MAX:
+            m = self._memos[name] = {}
+        return m
 
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
@@ -486,9 +497,10 @@ class Repairer:
         """``prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * cost`` for every candidate ``w`` of ``tok``
         other than ``lw``: the same sums, with the part that does not depend on the text (the lexicon prior)
         cached per token."""
-        static = self._cand_prior.get(tok)
+        memo = self.memo("cand_prior")
+        static = memo.get(tok)
         if static is None:
-            static = self._cand_prior[tok] = [(w, c, self.prior(w)) for w, c in self.candidates(tok)]
+            static = memo[tok] = [(w, c, self.prior(w)) for w, c in self.candidates(tok)]
         cfg = self.cfg
         doc = ctx.doc
         cmin, boost = cfg.corpus_min_count, cfg.corpus_boost

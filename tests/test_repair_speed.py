@@ -129,3 +129,13 @@ def test_foreign_script_counts_like_the_letter_by_letter_test(line, ratio, frame
     from pipeline.normalise import foreign_script
 
     assert foreign_script(line, "fr", ratio, frame) == reference_foreign_script(line, ratio, frame)
+
+
+def test_the_per_token_memos_start_afresh_when_full():
+    from pipeline.clean import general_resources
+
+    rep = general_resources("en").repairer(CleanConfig())
+    m = rep.memo("inert_tokens")
+    m.update((str(k), True) for k in range(rep.MEMO_MAX))
+    assert rep.memo("inert_tokens") == {}
+    assert rep.memo("inert_tokens") is rep.memo("inert_tokens")

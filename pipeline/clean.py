@@ -208,15 +208,22 @@ def _sentence_start(text: str, pos: int) -> bool:
 
 def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, regs: list, real_words: bool) -> None:
     text = buf.text
+    if real_words and not rep.local:
+        return  # no witness pool (general resources): no real-word candidates, nothing to decide
     ctx = Context(rep, text, cfg.use_context)
-    toks = [(m.start(), m.end(), m.group()) for m in TOKEN_RE.finditer(text)]
+    if real_words and not ctx.pool:
+        return  # (too little text to be evidence: the same)
     # strip leading/trailing apostrophes and guillemets from tokens
     clean_toks = []
-    for s, e, t in toks:
-        while t and t[0] in APOS + "»":
-            s, t = s + 1, t[1:]
-        while t and t[-1] in APOS + "»":
-            e, t = e - 1, t[:-1]
+    edge = APOS + "»"
+    for m in TOKEN_RE.finditer(text):
+        t = m.group()
+        s, e = m.start(), m.end()
+        if t[0] in edge or t[-1] in edge:
+            u = t.lstrip(edge)
+            s += len(t) - len(u)
+            t = u.rstrip(edge)
+            e = s + len(t)
         if t:
             clean_toks.append((s, e, t))
     lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
@@ -230,9 +237,18 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
         for k, (s, en, _) in enumerate(clean_toks):
             if en == e.start or s == e.end:
                 busy.add(k)
+    # without a witness pool a token whose every part is a frequent or protected word is kept as printed
+    # (Repairer.decide returns None at once, no elision fix): skip it before any other work
+    inert = rep.memo("inert_tokens") if not ctx.pool else None
     for k, (s, e, t) in enumerate(clean_toks):
         if k in busy:
             continue
+        if inert is not None:
+            v = inert.get(t)
+            if v is None:
+                v = inert[t] = _inert(t, rep)
+            if v:
+                continue
         prev = lowers[k - 1] if k > 0 else ""
         nxt = lowers[k + 1] if k + 1 < len(lowers) else ""
         lw = lowers[k]
@@ -290,35 +306,74 @@ EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
+CLAUSE_BREAK = regex.compile(r"[.,;:!?»«()\[\]—\n]+")
+APOS_SPLIT = regex.compile(r"['’]")
+
+
 def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
-    """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times."""
+    """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times.
+
+    Counted level by level: an n-gram is printed at least as often as each of its (n-1)-grams, so only the
+    positions where both (n-1)-grams are frequent are counted at the next level (the counts are exact)."""
     from collections import Counter
 
-    counts: Counter = Counter()
-    for clause in regex.split(r"[.,;:!?»«()\[\]—\n]+", text.lower().replace("’", "'")):
+    runs = []
+    for clause in CLAUSE_BREAK.split(text.lower().replace("’", "'")):
         toks = clause.split()
-        if not all(PHRASE_WORD.fullmatch(t) for t in toks):
+        if not all(t.isalpha() or PHRASE_WORD.fullmatch(t) for t in toks):
             # keep the runs of clean words only
-            runs, cur = [], []
+            cur = []
             for t in toks:
-                if PHRASE_WORD.fullmatch(t):
+                if t.isalpha() or PHRASE_WORD.fullmatch(t):
                     cur.append(t)
                 else:
                     runs.append(cur)
                     cur = []
             runs.append(cur)
         else:
-            runs = [toks]
+            runs.append(toks)
+    k = cfg.phrase_min_count
+    counts: Counter = Counter()
+    for run in runs:
+        if len(run) > 1:
+            counts.update(zip(run, run[1:]))
+    out = {g: c for g, c in counts.items() if c >= k}
+    frequent = out
+    for n in (3, 4):
+        if not frequent:
+            break
+        counts = Counter()
         for run in runs:
-            for n in (2, 3, 4):
-                for i in range(len(run) - n + 1):
-                    counts[tuple(run[i : i + n])] += 1
-    return {g: k for g, k in counts.items() if k >= cfg.phrase_min_count}
+            for i in range(len(run) - n + 1):
+                a, b = tuple(run[i : i + n - 1]), tuple(run[i + 1 : i + n])
+                if a in frequent and b in frequent:
+                    counts[a + b[-1:]] += 1
+        frequent = {g: c for g, c in counts.items() if c >= k}
+        out.update(frequent)
+    return out
 
 
 def _debris_mapped(s: str) -> str:
     """Non-letters inside printed tokens become the channel's debris character (cheap to drop or read)."""
     return "".join(ch if ch.isalpha() or ch in " '’-" else "^" for ch in s)
+
+
+def _phrase_damage(t: str, rep: Repairer) -> bool | str:
+    """Whether the printed token ``t`` (edge punctuation stripped) is damaged for phrase repair: False,
+    True, or "rare" (a rare word of the lexicon: only a cheap reading may replace it)."""
+    lt = t.lower().replace("’", "'")
+    if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
+        # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
+        # pass's business): never phrase-repaired
+        damaged = False
+    elif not PHRASE_WORD.fullmatch(t):
+        damaged = sum(ch.isalpha() for ch in t) >= 1
+    else:
+        named = t[:1].isupper() and not t.isupper()
+        damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in APOS_SPLIT.split(lt) if p)
+    if damaged and PHRASE_WORD.fullmatch(t) and rep.zipf_of(lt) > 0:
+        damaged = "rare"
+    return damaged
 
 
 def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
@@ -330,75 +385,85 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
+    memo = rep.memo("phrase_damage")
+
+    def damage(t: str) -> bool | str:
+        d = memo.get(t)
+        if d is None:
+            d = memo[t] = _phrase_damage(t, rep)
+        return d
+
+    if not any(damage(t) for t in {p.strip(EDGE_PUNCT) for p in PRINTED_TOKEN.findall(text)} if t):
+        return []  # no damaged token: nothing to repair
     toks = []  # (start, end, core, damaged)
     for m in PRINTED_TOKEN.finditer(text):
         s, e, t = m.start(), m.end(), m.group()
-        while t and t[0] in EDGE_PUNCT:
-            s, t = s + 1, t[1:]
-        while t and t[-1] in EDGE_PUNCT:
-            e, t = e - 1, t[:-1]
+        if t[0] in EDGE_PUNCT or t[-1] in EDGE_PUNCT:
+            u = t.lstrip(EDGE_PUNCT)
+            s += len(t) - len(u)
+            t = u.rstrip(EDGE_PUNCT)
+            e = s + len(t)
         if not t:
             toks.append((s, e, t, None))
             continue
-        lt = t.lower().replace("’", "'")
-        if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
-            # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
-            # pass's business): never phrase-repaired
-            damaged = False
-        elif not PHRASE_WORD.fullmatch(t):
-            damaged = sum(ch.isalpha() for ch in t) >= 1
-        else:
-            named = t[:1].isupper() and not t.isupper()
-            damaged = not named and not rep.is_word(lt) and not all(rep.is_word(p) for p in regex.split(r"['’]", lt) if p)
-        if damaged and PHRASE_WORD.fullmatch(t) and rep.zipf_of(lt) > 0:
-            damaged = "rare"  # a rare word of the lexicon: only a cheap reading may replace it
-        toks.append((s, e, t, damaged))
-    by_len: dict[int, list[tuple[str, ...]]] = {}
+        toks.append((s, e, t, damage(t)))
+    # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
+    # known words select its n-grams directly
+    lengths = sorted({len(g) for g in grams})
+    by_anchor: dict[tuple, list[tuple[str, ...]]] = {}
     for g in grams:
-        by_len.setdefault(len(g), []).append(g)
+        glen = len(g)
+        for lp in range(glen):
+            for ls in range(glen - lp):
+                by_anchor.setdefault((glen, g[:lp], g[glen - ls :]), []).append(g)
     cost_cache: dict = {}
 
     def cost(printed: str, target: str) -> float:
         key = (printed, target)
         v = cost_cache.get(key)
         if v is None:
-            v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target)
+            # (a reading is kept only at most phrase_max_cost and phrase_cost_per_char per character)
+            cut = min(cfg.phrase_max_cost, cfg.phrase_cost_per_char * len(target))
+            v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target, cut)
         return v
 
     edits: list[Edit] = []
     used_until = -1
     n = len(toks)
+    dmgs = [x[3] for x in toks]
+    lows = [x[2].lower().replace("’", "'") for x in toks]
+    mt = cfg.phrase_max_tokens
     for i, (s, e, t, dmg) in enumerate(toks):
         if not dmg or s < used_until:
             continue
         options = []  # (cost, -len, start, end, after, gram, middle words)
-        for a in range(i - cfg.phrase_max_tokens + 1, i + 1):
-            for b in range(i, a + cfg.phrase_max_tokens):
-                if a < 0 or b >= n:
-                    continue
-                win = toks[a : b + 1]
-                if any(x[3] is None for x in win):
+        for a in range(max(0, i - mt + 1), i + 1):
+            for b in range(i, min(n, a + mt)):
+                wd = dmgs[a : b + 1]
+                if None in wd:
                     continue
                 # the damaged run must be contiguous, anchors (known words) at the edges only
-                dm = [k for k, x in enumerate(win) if x[3]]
+                dm = [k for k, x in enumerate(wd) if x]
                 lo, hi = dm[0], dm[-1]
-                if any(not win[k][3] for k in range(lo, hi + 1)):
+                if len(dm) != hi - lo + 1:
+                    continue
+                win = toks[a : b + 1]
+                pre = tuple(lows[a : a + lo])
+                suf = tuple(lows[a + hi + 1 : b + 1])
+                # the n-grams the window's known words select (a middle of 1 .. 2 x damaged tokens words)
+                span = 2 * (hi - lo + 1) + len(pre) + len(suf)
+                selected = [(glen, by_anchor[(glen, pre, suf)]) for glen in lengths
+                            if len(pre) + len(suf) < glen <= span and (glen, pre, suf) in by_anchor]
+                if not selected:
                     continue
                 if any(text[win[k][1] : win[k + 1][0]].strip() for k in range(len(win) - 1)):
                     continue  # punctuation between the tokens: not one phrase
-                pre = [x[2].lower().replace("’", "'") for x in win[:lo]]
-                suf = [x[2].lower().replace("’", "'") for x in win[hi + 1 :]]
                 mid_s, mid_e = win[lo][0], win[hi][1]
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
                 mapped = _debris_mapped(printed).lower()
-                for glen, gl in by_len.items():
-                    k_mid = glen - len(pre) - len(suf)
-                    if k_mid < 1 or k_mid > 2 * (hi - lo + 1):
-                        continue
-                    for g in gl:
-                        if list(g[: len(pre)]) != pre or (suf and list(g[glen - len(suf) :]) != suf):
-                            continue
+                for glen, grams_sel in selected:
+                    for g in grams_sel:
                         target = " ".join(g[len(pre) : glen - len(suf)])
                         if abs(len(target) - plen) > 3 or target == printed.lower():
                             continue
@@ -466,6 +531,26 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
 
 
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
+
+
+def _inert(t: str, rep: Repairer) -> bool:
+    """Whether the word pass leaves token ``t`` alone whatever its context, when the text gives no witness
+    pool: not protected as a whole, and each part (after its elision) is skipped or a word so frequent
+    that ``Repairer.decide`` keeps it (its first test), with no debris apostrophe to fix."""
+    if rep.protected(t.lower().replace("’", "'")):
+        return False  # (a historical spelling may be recorded as a regularisation)
+    known = max(rep.cfg.nonword_zipf, rep.cfg.real_word_zipf)
+    for _off, part in _parts(t):
+        _sub, word, prefix_fix = _split_apostrophe(part, rep)
+        if word is None:
+            continue
+        if prefix_fix is not None:
+            return False
+        if rep.protected(word.lower()):
+            continue
+        if rep.zipf.get(word.lower().replace("’", "'"), 0.0) < known:
+            return False
+    return True
 
 
 def _hyphen_fragment(text: str, s: int, e: int) -> bool:

@@ -18,6 +18,7 @@ from .lexicon import LexiconData, fold
 CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
 LATIN_RE = regex.compile(r"\p{Script=Latin}")
 LETTER_RE = regex.compile(r"\p{L}")
+NON_LATIN_LETTERS_RE = regex.compile(r"(?:(?!\p{Script=Latin})\p{L})+")
 
 
 @dataclass(frozen=True)
@@ -76,14 +77,15 @@ def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> 
     """A line mostly in another script than the witness's (Latin), or framed by one: it opens with a
     word in another script and has at least ``frame_words`` such words (a web page's title line
     "Читать книгу <Latin title> - Страница 24" quotes the book's title inside its own language)."""
-    letters = LETTER_RE.findall(line)
-    if len(letters) < 3:
-        return False
-    non_latin = sum(1 for ch in letters if not LATIN_RE.match(ch))
-    if non_latin / len(letters) >= ratio:
-        return True
     words = WORD_LETTERS_RE.findall(line)
-    foreign = [w for w in words if not any(LATIN_RE.match(ch) for ch in w)]
+    letters = sum(map(len, words))
+    if letters < 3:
+        return False
+    # (ASCII letters are all Latin)
+    non_latin = 0 if line.isascii() else sum(map(len, NON_LATIN_LETTERS_RE.findall(line)))
+    if non_latin / letters >= ratio:
+        return True
+    foreign = [w for w in words if not LATIN_RE.search(w)] if non_latin else []
     return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
 
 

@@ -30,6 +30,8 @@ from .edits import Edit
 JUNK = "^*|$%»"
 TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]|(?<=\p{L})\d(?=\p{L}))+(?:-(?:[\p{L}\p{M}^*|$%»'’])+)*")
 APOS = "'’"
+COMPOUND_SPLIT = regex.compile(r"[-']")
+JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
 
 
 def _strip_accents(ch: str) -> str:
@@ -69,8 +71,33 @@ def case_like(model: str, word: str) -> str:
     return word
 
 
+class _SubRow(dict):
+    """Substitution costs of one printed character against any intended character (filled on demand)."""
+
+    __slots__ = ("channel", "a", "noise")
+
+    def __init__(self, channel: "Channel", a: str, noise: bool):
+        super().__init__()
+        self.channel, self.a, self.noise = channel, a, noise
+
+    def __missing__(self, b: str) -> float:
+        ch = self.channel
+        sc = ch.sub(self.a, b)
+        if sc > ch.junk_sub and self.noise:
+            sc = ch.junk_sub + 0.1  # an upper-case letter inside a lower-case word is noise
+        self[b] = sc
+        return sc
+
+
 class Channel:
-    """Weighted edit distance with multi-character OCR confusions."""
+    """Weighted edit distance with multi-character OCR confusions.
+
+    ``cost`` is a dynamic programme over (printed prefix, intended prefix).  What depends on the printed
+    string alone (deletion cost, debris, the confusions whose printed side ends at each position, a
+    substitution-cost table per printed character) is computed once per printed string and cached, so
+    scoring the many candidates of one token only walks the cells."""
+
+    PREP_CACHE_MAX = 200_000  # printed strings whose per-row tables are kept
 
     def __init__(self, confusions, accent_cost: float, junk_sub_cost: float, junk_del_cost: float):
         self.by_last: dict[str, list[tuple[str, str, float]]] = {}
@@ -81,7 +108,23 @@ class Channel:
         self.junk_sub = junk_sub_cost
         self.junk_del = junk_del_cost
         self.junk_extra = 0.35  # a debris character standing for two letters
-        self.extra_letter = 1.0  # a printed letter the page does not have (set from CleanConfig.extra_letter_cost)
+        self._extra_letter = 1.0  # a printed letter the page does not have (set from CleanConfig.extra_letter_cost)
+        # a path of the programme jumps at most this many rows at once (the longest printed side of a used confusion)
+        self._max_jump = max([1] + [len(p) for p, _q, _c in confusions if p])
+        # early exit is exact only when no operation has a negative cost
+        self._monotone = all(c >= 0 for _p, _q, c in confusions) and min(accent_cost, junk_sub_cost, junk_del_cost) >= 0
+        self._prep_cache: dict[str, tuple] = {}
+        self._sub_rows: dict[tuple[str, bool], _SubRow] = {}
+
+    @property
+    def extra_letter(self) -> float:
+        return self._extra_letter
+
+    @extra_letter.setter
+    def extra_letter(self, v: float) -> None:
+        self._extra_letter = v
+        self._prep_cache.clear()
+        self._monotone = self._monotone and v >= 0
 
     def sub(self, a: str, b: str) -> float:
         if a == b:
@@ -95,46 +138,100 @@ class Channel:
             return self.accent_cost
         return 1.0
 
-    def cost(self, o: str, t: str) -> float:
-        """Cost of printing ``o`` for the intended word ``t`` (``t`` lower case)."""
-        n, m = len(o), len(t)
+    def _prep(self, o: str) -> tuple:
+        """Per row i = 1..len(o): (deletion cost, o[i-1] is debris, substitution row, confusions ending at i
+        as (rows back, intended side, its length, cost))."""
+        rows = self._prep_cache.get(o)
+        if rows is not None:
+            return rows
         ol = o.lower()
-        INF = 1e9
-        d = [[INF] * (m + 1) for _ in range(n + 1)]
-        d[0][0] = 0.0
-        for i in range(n + 1):
-            for j in range(m + 1):
-                if i == 0 and j == 0:
-                    continue
-                best = INF
-                if i > 0:
-                    best = d[i - 1][j] + (self.junk_del if o[i - 1] in JUNK else self.extra_letter)
-                if j > 0:
-                    v = d[i][j - 1] + 1.0
+        out = []
+        for i in range(1, len(o) + 1):
+            a = o[i - 1]
+            junk = a in JUNK
+            noise = i > 1 and a.isupper() and o[i - 2].islower()
+            key = (a, noise)
+            row = self._sub_rows.get(key)
+            if row is None:
+                row = self._sub_rows[key] = _SubRow(self, a, noise)
+            conf = self.by_last.get(a, ())
+            if a != ol[i - 1]:
+                conf = tuple(conf) + tuple(self.by_last.get(ol[i - 1], ()))
+            confs = tuple(
+                (len(p), q, len(q), c)
+                for p, q, c in conf
+                if len(p) <= i and (o[i - len(p) : i] == p or (p.islower() and ol[i - len(p) : i] == p))
+            )
+            out.append((self.junk_del if junk else self._extra_letter, junk, row, confs))
+        rows = tuple(out)
+        if len(self._prep_cache) >= self.PREP_CACHE_MAX:
+            self._prep_cache.clear()
+        self._prep_cache[o] = rows
+        return rows
+
+    def cost(self, o: str, t: str, cutoff: float | None = None) -> float:
+        """Cost of printing ``o`` for the intended word ``t`` (``t`` lower case).
+
+        With ``cutoff``, the programme stops as soon as every path must cost more than ``cutoff`` and
+        returns a lower bound above it: exact for every result ``<= cutoff``."""
+        rows = self._prep(o)
+        m = len(t)
+        prev = [float(j) for j in range(m + 1)]  # row 0: insertions only
+        done = [prev]
+        js, je = self.junk_sub, self.junk_extra
+        prune = cutoff is not None and self._monotone
+        if prune:
+            jump = self._max_jump
+            mins = [0.0]
+        for i, (dl, junk, subrow, confs) in enumerate(rows, 1):
+            ext = None
+            if confs:
+                ext = {}
+                for lp, q, lq, c in confs:
+                    src = done[i - lp]
+                    if lq == 0:
+                        for j in range(1, m + 1):
+                            ext.setdefault(j, []).append((src, j, c))
+                        continue
+                    k = t.find(q)
+                    while k != -1:
+                        j = k + lq
+                        if j >= 1:
+                            ext.setdefault(j, []).append((src, k, c))
+                        k = t.find(q, k + 1)
+            best = prev[0] + dl
+            cur = [best]
+            j = 0
+            for b in t:
+                j += 1
+                left = best
+                best = prev[j] + dl
+                v = left + 1.0
+                if v < best:
+                    best = v
+                v = prev[j - 1] + subrow[b]
+                if v < best:
+                    best = v
+                if junk and j > 1:
+                    v = prev[j - 2] + js + je
                     if v < best:
                         best = v
-                if i > 0 and j > 0:
-                    sc = self.sub(o[i - 1], t[j - 1])
-                    if sc > self.junk_sub and i > 1 and o[i - 1].isupper() and o[i - 2].islower():
-                        sc = self.junk_sub + 0.1  # an upper-case letter inside a lower-case word is noise
-                    v = d[i - 1][j - 1] + sc
-                    if v < best:
-                        best = v
-                    if o[i - 1] in JUNK and j > 1:
-                        v = d[i - 1][j - 2] + self.junk_sub + self.junk_extra
-                        if v < best:
-                            best = v
-                    conf = self.by_last.get(o[i - 1], ())
-                    if o[i - 1] != ol[i - 1]:
-                        conf = tuple(conf) + tuple(self.by_last.get(ol[i - 1], ()))
-                    for p, q, c in conf:
-                        lp, lq = len(p), len(q)
-                        if lp <= i and lq <= j and (o[i - lp : i] == p or (p.islower() and ol[i - lp : i] == p)) and t[j - lq : j] == q:
-                            v = d[i - lp][j - lq] + c
+                if ext is not None:
+                    e = ext.get(j)
+                    if e is not None:
+                        for src, jj, c in e:
+                            v = src[jj] + c
                             if v < best:
                                 best = v
-                d[i][j] = best
-        return d[n][m]
+                cur.append(best)
+            done.append(cur)
+            prev = cur
+            if prune:
+                mins.append(min(cur))
+                lb = min(mins[-jump:])
+                if lb > cutoff:
+                    return lb
+        return prev[m]
 
 
 ACCENT_GROUPS = {ch: g for g in ("aàâä", "eéèêë", "iîï", "oôö", "uùûü", "cç", "yÿ") for ch in g}
@@ -166,6 +263,11 @@ class Repairer:
         self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
+        # per-token memos of the clean passes (pure functions of the token and this repairer):
+        # "inert_tokens": printed token -> the word pass leaves it alone (clean._inert);
+        # "phrase_damage": printed token -> damaged? (clean._phrase_damage);
+        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
+        self._memos: dict[str, dict] = {}
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
@@ -174,6 +276,18 @@ class Repairer:
         for w in self.local:
             for d in deletes(w, 2):
                 self.local_index.setdefault(d, []).append(w)
+        # accent-folded form of every word the indexes can return (candidate distances ignore accents)
+        self.folded = {w: w if w.isascii() else fold_accents(w) for ws in self.buckets.values() for w in ws}
+        self.folded.update((w, fold_accents(w)) for w in self.local)
+
+    MEMO_MAX = 500_000  # entries a per-token memo keeps before it starts afresh (memory bound on long runs)
+
+    def memo(self, name: str) -> dict:
+        """The per-token memo ``name`` (emptied when it holds ``MEMO_MAX`` entries: only speed depends on it)."""
+        m = self._memos.get(name)
+        if m is None or len(m) >= self.MEMO_MAX:
+            m = self._memos[name] = {}
+        return m
 
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
@@ -188,7 +302,7 @@ class Repairer:
     def zipf_of(self, lw: str) -> float:
         z = self.zipf.get(lw)
         if z is None and ("-" in lw or "'" in lw):
-            parts = [p for p in regex.split(r"[-']", lw) if p]
+            parts = [p for p in COMPOUND_SPLIT.split(lw) if p]
             z = min((self.zipf.get(p, 0.0) for p in parts), default=0.0) - 1.0 if parts else 0.0
         return z or 0.0
 
@@ -242,23 +356,15 @@ class Repairer:
             return hit
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
-        found: set[str] = set()
-        idx, lidx = self.index, self.local_index
-        for d in deletes(lt, 2):
-            ws = idx.get(d)
-            if ws:
-                found.update(ws)
-            ws = lidx.get(d)
-            if ws:
-                found.update(ws)
-        dist = Levenshtein.distance
+        ds = deletes(lt, 2)
+        found = set().union(*filter(None, map(self.index.get, ds)))
+        if self.local_index:
+            found.update(*filter(None, map(self.local_index.get, ds)))
         zipf = self.zipf
-        scored = []
-        ft = fold_accents(lt)
-        for w in found:
-            k = dist(ft, fold_accents(w), score_cutoff=maxd)
-            if k <= maxd:
-                scored.append((k, -zipf.get(w, 0.0), w))
+        words = list(found)
+        hits = process.extract(fold_accents(lt), list(map(self.folded.__getitem__, words)),
+                               scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
         scored.sort()
         picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
         # multi-character OCR confusions (li -> h, ii -> h, rn -> m) are two plain edits: a short token
@@ -274,7 +380,7 @@ class Repairer:
                 i = lt.find(p, i + 1)
         out = []
         for w in picked:
-            c = self.channel.cost(tok, w)
+            c = self.channel.cost(tok, w, self.cfg.max_cost)
             if c <= self.cfg.max_cost:
                 out.append((w, c))
         out.sort(key=lambda x: x[1])
@@ -357,8 +463,7 @@ class Repairer:
             # among the candidates (own channel scale), against a lower margin
             unknown = obs <= cfg.junk_obs_score and self.zipf_of(lw) == 0.0 or any(ch in JUNK or ch.isdigit() for ch in tok)
             scale = cfg.unknown_channel_scale if unknown and self.domain else cfg.channel_scale
-            cands = self.candidates(tok)
-            scored = [(self.prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * c, w, c) for w, c in cands if w != lw]
+            scored = self._score_candidates(tok, lw, prev, nxt, ctx, scale)
             if self.domain or cfg.general_splits:
                 scored += self.split_candidates(tok, ctx, scale)
             # (only with a witness's domain resources: on general text the measured precision of
@@ -388,6 +493,36 @@ class Repairer:
             apply = False  # general French text: only a clearly unique candidate is applied
         return Decision(after, kind, method, round(conf, 3), cands_s, ev, apply)
 
+    def _score_candidates(self, tok: str, lw: str, prev: str, nxt: str, ctx, scale: float) -> list[tuple[float, str, float]]:
+        """``prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * cost`` for every candidate ``w`` of ``tok``
+        other than ``lw``: the same sums, with the part that does not depend on the text (the lexicon prior)
+        cached per token."""
+        memo = self.memo("cand_prior")
+        static = memo.get(tok)
+        if static is None:
+            static = memo[tok] = [(w, c, self.prior(w)) for w, c in self.candidates(tok)]
+        cfg = self.cfg
+        doc = ctx.doc
+        cmin, boost = cfg.corpus_min_count, cfg.corpus_boost
+        enabled, bi, other, weight = ctx.enabled, ctx.bi, ctx.other, ctx.weight
+        out = []
+        for w, c, z in static:
+            if w == lw:
+                continue
+            if doc:
+                n = doc.get(w, 0)
+                if n >= cmin:
+                    z += boost * math.log10(n)
+            if enabled:
+                n = 0
+                for pair in ((prev, w), (w, nxt)):
+                    n += other.get(pair, 0) + max(0, bi.get(pair, 0))
+                s = weight * math.log10(1 + n)
+            else:
+                s = 0.0
+            out.append((z + s - scale * c, w, c))
+        return out
+
     def local_candidates(self, tok: str, ctx) -> list[tuple[str, float]]:
         """Candidates among the words the witness and the corpus use (real-word repair)."""
         key = (tok, id(ctx))
@@ -397,7 +532,9 @@ class Repairer:
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2
         found = process.extract(lt, ctx.pool, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
-        out = sorted(((w, self.channel.cost(tok, w)) for w, _, _ in found if w != lt), key=lambda x: x[1])
+        # (its users keep only the candidates costing at most real_word_max_cost / witness_max_cost)
+        cut = max(self.cfg.real_word_max_cost, self.cfg.witness_max_cost)
+        out = sorted(((w, self.channel.cost(tok, w, cut)) for w, _, _ in found if w != lt), key=lambda x: x[1])
         ctx.cache[key] = out
         return out
 
@@ -407,7 +544,7 @@ class Repairer:
         scale = cfg.channel_scale if scale is None else scale
         lt = tok.lower()
         out = []
-        m = regex.fullmatch(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})", lt)
+        m = JUNK_JOINED.fullmatch(lt)
         if m and self.is_word(m.group(1)) and self.is_word(m.group(2)):
             w = m.group(1) + " " + m.group(2)
             s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - scale * cfg.junk_sub_cost
@@ -451,11 +588,12 @@ class Context:
             self.doc, self.bi = count_text(text)
             self.other, self.other_uni = Counter(), Counter()
             n = cfg.corpus_min_count + 1
-            pool = set(repairer.local)
-            pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
-            self.pool = sorted(pool)
             if not repairer.local or sum(self.doc.values()) < cfg.context_min_tokens:
                 self.pool = []  # too little text to be evidence
+            else:
+                pool = set(repairer.local)
+                pool.update(w for w, k in self.doc.items() if k >= n and w.isalpha())
+                self.pool = sorted(pool)
         else:
             self.pool = []
             self.doc, self.bi, self.other, self.other_uni = None, Counter(), Counter(), Counter()
@@ -534,8 +672,13 @@ class RealWordRules:
     def edits(self, text: str, max_sentences: int) -> list[Edit]:
         if not self.by_word:
             return []
-        toks = [(m.start(), m.end(), m.group().lower().replace("’", "'")) for m in RW_TOKEN.finditer(text)]
-        starts = [t[0] for t in toks]
+        # (’ and ' delimit the same tokens: the words are read from the text with ' for ’, lower-cased in C)
+        words = list(map(str.lower, RW_TOKEN.findall(text.replace("’", "'"))))
+        if self.by_word.keys().isdisjoint(words):
+            return []
+        spans = [m.span() for m in RW_TOKEN.finditer(text)]
+        toks = [(s, e, w) for (s, e), w in zip(spans, words)]
+        starts = [s for s, _ in spans]
         tags: dict[int, tuple[str, str]] = {}
         done_sent: set[int] = set()
         out = []

@@ -231,6 +231,9 @@ def test_real_word_confusions_by_grammar(fr, en):
     assert ", he takes the trick" in c.text and "to call a new deal" in c.text
     s = "It may be less than that, and he must be careful."
     assert run(s, en, "en").text == s
+    # damaged function words also after a comma / at a clause start
+    c = run("The dealer shuffles, aud then trie elder hand cuts ef the pack and tbo rest lor the talon.", en, "en")
+    assert c.text == "The dealer shuffles, and then the elder hand cuts of the pack and the rest for the talon."
 
 
 def test_small_debris_fixes_outside_the_seeds(fr, en):

@@ -190,9 +190,26 @@ def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
     return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
 
 
-def _run_pivot(args: tuple) -> tuple[tuple[Link, ...], bool]:
-    laws, pivot, corpus_dir, cache_dir, key, witnesses = args
-    from .align import load_resources
+def _through_cache(mapper: "Mapper", func: Callable, jobs: Sequence, names: Sequence[str], cache: str | None,
+                   **shared) -> Iterator[tuple[object, bool]]:
+    """``func`` over ``jobs`` in order, as (value, computed?): the jobs whose cache entry exists are read
+    here, in turn (shipping them through a worker would cost more than reading them); the others are
+    all submitted to the mapper at once."""
+    hit = [bool(cache) and (Path(cache) / n).is_file() for n in names]
+    todo = mapper.imap(func, [j for j, h in zip(jobs, hit) if not h], **shared)
+    for job, name, h in zip(jobs, names, hit):
+        if not h:
+            yield next(todo)
+            continue
+        try:
+            with (Path(cache) / name).open("rb") as fh:
+                yield pickle.load(fh), False
+        except Exception:  # a corrupt entry: recompute it here
+            yield func(job, **shared)
+
+
+def _run_pivot(args: tuple, pivot=None) -> tuple[tuple[Link, ...], bool]:
+    laws, corpus_dir, cache_dir, key, witnesses = args
     from .pivot import align_to_pivot
 
     def run() -> tuple[Link, ...]:
@@ -269,31 +286,35 @@ class Mapper:
         if self._cluster is not None:
             self._cluster.close()
 
-    def imap(self, func: Callable, items: Sequence) -> Iterator:
-        """``func`` over ``items``, results yielded in order as they are needed: on a cluster every
-        item is submitted at once and each result is fetched, then released, in turn, so the caller
-        never holds more than one result it has not consumed."""
-        if self._client is not None:
+    def imap(self, func: Callable, items: Sequence, **shared) -> Iterator:
+        """``func(item, **shared)`` over ``items``, results yielded in order. On a cluster every item is
+        submitted now (``shared`` values are sent to each worker once, not with every task) and each
+        result is fetched, then released, in turn, so the caller never holds more than one result it
+        has not consumed."""
+        items = list(items)
+        if self._client is not None and items:
             with warnings.catch_warnings():
                 # the raw texts travel with the tasks (a remote worker need not see corpus/); the
                 # scheduler forgets each one once its result is fetched, so a "large graph" is expected
                 warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
-                futures = self._client.map(func, list(items), pure=False)
-            try:
-                for i, fut in enumerate(futures):
-                    yield fut.result()
-                    fut.release()
-                    futures[i] = None
-            finally:
-                for fut in futures:
-                    if fut is not None:
-                        fut.cancel()
-            return
-        if self.scheduler == "sync" or len(items) <= 1:
-            for x in items:
-                yield func(x)
-            return
-        yield from self.map(func, items)
+                scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
+                futures = self._client.map(func, items, pure=False, **scattered)
+            return self._results(futures)
+        if self.scheduler == "sync" or len(items) <= 1 or shared:
+            return (func(x, **shared) for x in items)
+        return iter(self.map(func, items))
+
+    @staticmethod
+    def _results(futures: list) -> Iterator:
+        try:
+            for i, fut in enumerate(futures):
+                yield fut.result()
+                fut.release()
+                futures[i] = None
+        finally:
+            for fut in futures:
+                if fut is not None:
+                    fut.cancel()
 
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
@@ -688,7 +709,8 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     stage: dict[str, float] = {}
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
-        for b, ran in mapper.imap(_run_witness, jobs):
+        names = [f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs]
+        for b, ran in _through_cache(mapper, _run_witness, jobs, names, cache):
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)
@@ -790,7 +812,7 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
         if used is not None:
             used.add(name)
         # on a worker, like the rest: the build process itself then never loads a language model
-        (links, _), = mapper.imap(_run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)])
+        (links, _), = _through_cache(mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache)
         yield _sorted(links)
         jobs = []
         for w, laws in group:
@@ -799,11 +821,12 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
             h = hashlib.sha256((pivot.key + version).encode())
             for law in laws:
                 h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
-            jobs.append((tuple(laws), pivot, str(corpus_dir), cache, h.hexdigest()[:24],
+            jobs.append((tuple(laws), str(corpus_dir), cache, h.hexdigest()[:24],
                          {x: witnesses[x] for x in (*pivot.witness_ids, w.id)}))
-            if used is not None:
-                used.add(f"{w.id}.align.{h.hexdigest()[:24]}.pkl")
-        for found, _ in mapper.imap(_run_pivot, jobs):
+        names = [f"{j[0][0].witness_id}.align.{j[3]}.pkl" for j in jobs]
+        if used is not None:
+            used.update(names)
+        for found, _ in _through_cache(mapper, _run_pivot, jobs, names, cache, pivot=pivot):
             yield _sorted(found)
 
 

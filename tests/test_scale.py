@@ -77,6 +77,10 @@ def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tm
     cache, out = tmp_path / "cache", tmp_path / "out"
     first = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache, site=False))
     assert len(first.processed) == n
+    # the same library on a 2-worker LocalCluster (the pivot is sent to each worker once): same edition
+    on_cluster = build(BuildOptions(corpus_dir=corpus, out_dir=tmp_path / "out2", scheduler="local:2", site=False))
+    assert len(on_cluster.processed) == n
+    assert tree(tmp_path / "out2") == tree(out)
     import pandas as pd
 
     links = pd.read_csv(out / "alignments.csv")

@@ -286,35 +286,45 @@ class Mapper:
         if self._cluster is not None:
             self._cluster.close()
 
+    in_flight_per_worker = 4  # tasks submitted ahead of the one being consumed, per worker thread
+
     def imap(self, func: Callable, items: Sequence, **shared) -> Iterator:
-        """``func(item, **shared)`` over ``items``, results yielded in order. On a cluster every item is
-        submitted now (``shared`` values are sent to each worker once, not with every task) and each
-        result is fetched, then released, in turn, so the caller never holds more than one result it
-        has not consumed."""
+        """``func(item, **shared)`` over ``items``, results yielded in order. On a cluster, tasks are
+        submitted ahead of the consumer (``in_flight_per_worker`` per worker thread: the scheduler never
+        holds the inputs of a whole library), ``shared`` values are sent to each worker once, and each
+        result is released as soon as it is consumed."""
         items = list(items)
         if self._client is not None and items:
-            with warnings.catch_warnings():
-                # the raw texts travel with the tasks (a remote worker need not see corpus/); the
-                # scheduler forgets each one once its result is fetched, so a "large graph" is expected
-                warnings.filterwarnings("ignore", message="Sending large graph", category=UserWarning)
-                scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
-                futures = self._client.map(func, items, pure=False, **scattered)
-            return self._results(futures)
+            scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
+            window = self.in_flight_per_worker * max(1, sum(self._client.nthreads().values()))
+            return self._windowed(func, items, window, scattered)
         if self.scheduler == "sync" or len(items) <= 1 or shared:
             return (func(x, **shared) for x in items)
         return iter(self.map(func, items))
 
-    @staticmethod
-    def _results(futures: list) -> Iterator:
+    def _windowed(self, func: Callable, items: list, window: int, shared: dict) -> Iterator:
+        from collections import deque
+
+        pending: deque = deque()
+        nxt = 0
         try:
-            for i, fut in enumerate(futures):
+            while nxt < len(items) or pending:
+                while nxt < len(items) and len(pending) < window:
+                    pending.append(self._client.submit(func, items[nxt], pure=False, **shared))
+                    items[nxt] = None  # the scheduler has it now
+                    nxt += 1
+                fut = pending.popleft()
                 yield fut.result()
                 fut.release()
-                futures[i] = None
         finally:
-            for fut in futures:
-                if fut is not None:
-                    fut.cancel()
+            for fut in pending:
+                fut.cancel()
+
+    def fresh_workers(self) -> None:
+        """Restart the workers of the cluster this build started (not a shared tcp:// one), so that
+        the models one stage loaded (the cleaner's lexicons) do not stay in memory through the next."""
+        if self._cluster is not None and self._client is not None:
+            self._client.restart()
 
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
@@ -728,6 +738,8 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         tables.close()
         t1 = time.perf_counter()
 
+        if processed:
+            mapper.fresh_workers()  # the cleaner's lexicons (~0.5 GB a worker) are not needed to align
         _log(opts, "[2/5] align laws per game")
         from .rules import load_rule_resources
         from .tei import AlignmentsWriter

@@ -51,7 +51,8 @@ for s in data["sizes"]:
         "speed-up": s.get("speedup_2_over_1"),
         "peak GiB": round(max(x["peak_mem_mib"] for x in (s.get("one_worker"), s["two_workers"], s["add_one"]) if x) / 1024, 2),
         "add one s": s["add_one"]["wall_s"], "add one / full": s["add_one_fraction_of_full"],
-        "measured": s.get("date", data.get("date")), "machine": s.get("machine", data.get("machine")),
+        "measured": s.get("date", data.get("date")), "commit": s.get("commit", ""),
+        "machine": s.get("machine", data.get("machine")),
     })
 table = pd.DataFrame(rows).sort_values("witnesses").reset_index(drop=True)
 table

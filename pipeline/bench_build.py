@@ -112,6 +112,17 @@ def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None
             shutil.rmtree(out, ignore_errors=True)
 
 
+def commit() -> str:
+    """The git commit of the code being measured ("" outside a git checkout)."""
+    import subprocess
+
+    try:
+        out = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True, text=True)
+        return out.stdout.strip() if out.returncode == 0 else ""
+    except OSError:
+        return ""
+
+
 def machine() -> str:
     return (f"{platform.machine()}, {os.cpu_count()} cores, "
             f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}")
@@ -158,6 +169,7 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
         result["sizes"].append({
             "witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],
+            "commit": commit(),
             "witness_bytes": target_bytes, "one_worker": one, "two_workers": two,
             "speedup_2_over_1": round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one else None,
             "add_one": inc, "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3),

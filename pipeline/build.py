@@ -713,6 +713,8 @@ def build(opts: BuildOptions) -> BuildReport:
 
 def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: list, corpus_dir: Path,
                 cache: str | None, version: str, build_info, t0: float) -> tuple[BuildReport, dict[str, str]]:
+    from .rules import first_suggestions
+
     tables = _Tables(staging)
     slims: list[_Slim] = []
     processed, cached = [], []
@@ -730,7 +732,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             staging.write(f"text/{wid}.txt", b.text)
             staging.write(f"tei/{wid}.xml", b.tei)
             tables.add(b)
-            slims.append(_Slim(r.witness, r.segmented.laws, b.suggestions, len(r.cleaned.corrections),
+            slims.append(_Slim(r.witness, r.segmented.laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
                                len(r.cleaned.flags), r if opts.site else None))
             if len(jobs) <= 50:
                 _log(opts, f"      {wid}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")

@@ -340,7 +340,7 @@ class PatternSpec:
     phrase: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Suggestion:
     """A ruling term found in a law's text by the patterns, with the words that matched."""
 
@@ -349,6 +349,18 @@ class Suggestion:
     evidence: str  # the matched words
     start: int  # character span in the law text
     end: int
+
+
+def first_suggestions(suggestions: Sequence[Suggestion]) -> tuple[Suggestion, ...]:
+    """The first suggestion (by position, then term) of each term in each law: all the rule table and
+    its report use (a library's build keeps only these in memory)."""
+    seen: set[tuple[str, str]] = set()
+    out = []
+    for s in sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)):
+        if (s.law_id, s.term) not in seen:
+            seen.add((s.law_id, s.term))
+            out.append(s)
+    return tuple(out)
 
 
 def load_patterns(corpus_dir: Path) -> tuple[PatternSpec, ...]:

@@ -196,10 +196,9 @@ def _fr_nlp(resources: AlignResources):
 def _en_tokenizer(resources: AlignResources):
     tok = resources._cache.get("en_tok")
     if tok is None:
-        import spacy
+        from . import nlp as shared
 
-        tok = spacy.blank("en").tokenizer
-        resources._cache["en_tok"] = tok
+        tok = resources._cache["en_tok"] = shared.blank("en").tokenizer
     return tok
 
 
@@ -654,6 +653,13 @@ class AlignModel:
         self.ubiquitous = frozenset(common | {f"num:{k}" for k in config.weak_numbers})
         self._vectors: dict[str, dict[str, float]] = {}
         self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
+
+    def forget(self, law_ids: Iterable[str]) -> None:
+        """Drop laws scored against the model (not the ones it was fitted on) and what was derived from them."""
+        for lid in law_ids:
+            self.analyses.pop(lid, None)
+            self.laws.pop(lid, None)
+            self._vectors.pop(lid, None)
 
     def _weight(self, c: str) -> float:
         w = self._weights.get(c)

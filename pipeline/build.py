@@ -169,16 +169,26 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions, tables, laws)
 
 
+_MISSING = object()
+
+
+def _load_entry(cache_dir: str | None, name: str) -> object:
+    """The cached value ``name``, or ``_MISSING`` (no cache, no entry, or a corrupt one: recomputed)."""
+    path = Path(cache_dir) / name if cache_dir else None
+    if path is None or not path.is_file():
+        return _MISSING
+    try:
+        with path.open("rb") as fh:
+            return pickle.load(fh)
+    except Exception:
+        return _MISSING
+
+
 def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) -> tuple[object, bool]:
     """Load ``name`` from the cache, or compute and store it; returns (value, computed?)."""
-    if cache_dir:
-        path = Path(cache_dir) / name
-        if path.is_file():
-            try:
-                with path.open("rb") as fh:
-                    return pickle.load(fh), False
-            except Exception:  # a corrupt cache entry is recomputed
-                pass
+    value = _load_entry(cache_dir, name)
+    if value is not _MISSING:
+        return value, False
     value = compute_it()
     if cache_dir:
         write_atomic(Path(cache_dir) / name, pickle.dumps(value, protocol=5))
@@ -201,11 +211,8 @@ def _through_cache(mapper: "Mapper", func: Callable, jobs: Sequence, names: Sequ
         if not h:
             yield next(todo)
             continue
-        try:
-            with (Path(cache) / name).open("rb") as fh:
-                yield pickle.load(fh), False
-        except Exception:  # a corrupt entry: recompute it here
-            yield func(job, **shared)
+        value = _load_entry(cache, name)
+        yield (value, False) if value is not _MISSING else func(job, **shared)  # a corrupt entry: recompute here
 
 
 def _run_pivot(args: tuple, pivot=None) -> tuple[tuple[Link, ...], bool]:
@@ -373,16 +380,6 @@ def _json_items(df: pd.DataFrame) -> bytes:
     if df.empty:
         return b""
     return _json_records(df)[2:-3]  # strip "[\n" and "\n]\n"
-
-
-def _join_json(items: Iterable[bytes]) -> Iterable[bytes]:
-    """The pieces of a JSON array file made of record items (see ``_json_items``)."""
-    first = True
-    for item in items:
-        if item:
-            yield (b"[\n" if first else b",\n") + item
-            first = False
-    yield b"[]\n" if first else b"\n]\n"
 
 
 def _law_schema():

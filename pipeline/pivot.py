@@ -98,10 +98,7 @@ def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
         # the model is shared by every witness a worker aligns: forget this witness's laws, so that
         # a witness's links never depend on which witnesses the same worker aligned before it (and a
         # worker's memory does not grow with the library)
-        for law in fresh:
-            model.analyses.pop(law.id, None)
-            model.laws.pop(law.id, None)
-            model._vectors.pop(law.id, None)
+        model.forget(law.id for law in fresh)
 
 
 def _links_to_pivot(rows: Sequence[Law], pivot: Pivot, model: AlignModel, config: AlignConfig,

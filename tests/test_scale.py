@@ -129,3 +129,27 @@ def test_a_witness_aligns_the_same_whatever_the_worker_aligned_before():
     assert len(model.analyses) == len(CODE), "the worker's model keeps the laws of witnesses it aligned"
     after_others = align_to_pivot(copies[2], pivot, res)
     assert alone == after_others
+
+
+def test_a_bench_size_measured_in_two_sittings_keeps_both_builds_and_their_speed_up():
+    from pipeline.bench_build import merge
+
+    def build_(workers, wall, commit):
+        return {"workers": workers, "commit": commit, "wall_s": wall, "peak_mem_mib": 1000}
+
+    size = {"witnesses": 1000, "ocr_mb": 101.9, "witness_bytes": 100_000}
+    old = {"date": "d0", "machine": "m", "sizes": [
+        {**size, "one_worker": None, "two_workers": build_(2, 100.0, "a"), "add_one": build_(2, 4.0, "a"),
+         "add_one_fraction_of_full": 0.04, "speedup_2_over_1": None},
+        {**size, "witnesses": 10, "ocr_mb": 1.0, "one_worker": build_(1, 9.0, "a"),
+         "two_workers": build_(2, 5.0, "a"), "add_one": build_(2, 1.0, "a")}]}
+    new = {"date": "d1", "machine": "m", "sizes": [{**size, "one_worker": build_(1, 180.0, "b")}]}
+    merged = merge(old, new)
+    big = [s for s in merged["sizes"] if s["witnesses"] == 1000][0]
+    assert big["two_workers"]["commit"] == "a" and big["one_worker"]["commit"] == "b"
+    assert big["speedup_2_over_1"] == 1.8 and big["add_one_fraction_of_full"] == 0.04
+    assert [s["witnesses"] for s in merged["sizes"]] == [10, 1000]  # the other size is kept
+    # another corpus under the same size keeps nothing of the earlier one
+    other = {"date": "d2", "machine": "m", "sizes": [{**size, "ocr_mb": 50.0, "one_worker": build_(1, 90.0, "c")}]}
+    again = [s for s in merge(merged, other)["sizes"] if s["witnesses"] == 1000][0]
+    assert again.get("two_workers") is None and again["speedup_2_over_1"] is None

@@ -239,17 +239,17 @@ def offset_maps(raw: str, corrections: tuple[Correction, ...]) -> tuple[list[int
     clean_to_raw: list[int] = []
     raw_to_clean: list[int] = [0] * (len(raw) + 1)
     pos = 0
+    # (filled run by run with slices: the maps of a whole witness are built on every clean)
     for c in sorted(corrections, key=lambda c: (c.start, c.end)):
-        for i in range(pos, c.start):
-            raw_to_clean[i] = len(clean_to_raw)
-            clean_to_raw.append(i)
-        for i in range(c.start, c.end):
-            raw_to_clean[i] = len(clean_to_raw)
+        n = len(clean_to_raw)
+        raw_to_clean[pos : c.start] = range(n, n + c.start - pos)
+        clean_to_raw.extend(range(pos, c.start))
+        raw_to_clean[c.start : c.end] = [len(clean_to_raw)] * (c.end - c.start)
         clean_to_raw.extend([c.start] * len(c.after))
         pos = c.end
-    for i in range(pos, len(raw)):
-        raw_to_clean[i] = len(clean_to_raw)
-        clean_to_raw.append(i)
+    n = len(clean_to_raw)
+    raw_to_clean[pos : len(raw)] = range(n, n + len(raw) - pos)
+    clean_to_raw.extend(range(pos, len(raw)))
     raw_to_clean[len(raw)] = len(clean_to_raw)
     clean_to_raw.append(len(raw))
     return clean_to_raw, raw_to_clean

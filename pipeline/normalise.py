@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import unicodedata
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Callable
 
 import regex
@@ -312,14 +313,24 @@ def _last_opening(before: str) -> int:
     return -1
 
 
+@lru_cache(maxsize=8)
+def _inword_debris_patterns(debris: str) -> tuple[regex.Pattern, regex.Pattern]:
+    """(a letter, ``debris`` characters and a letter; the same between two whole words, the groups being
+    word, debris, word), compiled once per ``debris`` set: the pass runs on every text."""
+    cls = "[" + regex.escape(debris) + "]+"
+    return regex.compile(rf"\p{{L}}{cls}\p{{L}}"), regex.compile(rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])")
+
+
 def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -> list[Edit]:
     """A debris character between letters (``p>ack``, ``trump>card``, ``teni^le``): dropped when the two
     sides make one word, read as a lost space when each side is a word on its own."""
     if not debris:
         return []
-    cls = "[" + regex.escape(debris) + "]+"
+    near, pattern = _inword_debris_patterns(debris)
+    if not near.search(text):
+        return []  # (the common case: a cheap scan spares the word-by-word one)
     edits = []
-    for m in regex.finditer(rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])", text):
+    for m in pattern.finditer(text):
         a, d, b = m.group(1), m.group(2), m.group(3)
         s, e = m.start(2), m.end(2)
         joined, wa, wb = is_word(a + b), is_word(a), is_word(b)
@@ -331,6 +342,7 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
 
 
 GLUED_GUILLEMET = regex.compile(r"(?<![\p{L}'’])(?:(\p{L}+)(«)|(\p{L})([*^]+))(?=[\s,.;:!?]|$)")
+GLUED_CHAR = regex.compile(r"[«*^]")  # in every GLUED_GUILLEMET match: a text without one is not scanned word by word
 
 
 class _Glued:
@@ -354,6 +366,8 @@ def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool]
     """An opening guillemet glued to the end of a word (``moin«``, ``qu«``) is no quotation mark: it is
     debris printed for a lost letter when word + letter is a word ``gain`` zipf units more frequent than the bare word.
     An elision prefix (``qu``, ``jusqu`` of ``elisions``) is no word without its apostrophe: its frequency does not count."""
+    if not GLUED_CHAR.search(text):
+        return []
     edits = []
     for m in GLUED_GUILLEMET.finditer(text):
         if m.group(3):  # ^ or * after a one-letter word: c^ = ce

@@ -78,6 +78,8 @@ def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> 
     """A line mostly in another script than the witness's (Latin), or framed by one: it opens with a
     word in another script and has at least ``frame_words`` such words (a web page's title line
     "Читать книгу <Latin title> - Страница 24" quotes the book's title inside its own language)."""
+    if ratio > 0 and (line.isascii() or not NON_LATIN_LETTERS_RE.search(line)):
+        return False  # every letter Latin: no share of others, no framing word (most lines: no counting)
     words = WORD_LETTERS_RE.findall(line)
     letters = sum(map(len, words))
     if letters < 3:

@@ -393,8 +393,6 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
             d = memo[t] = _phrase_damage(t, rep)
         return d
 
-    if not any(damage(t) for t in {p.strip(EDGE_PUNCT) for p in PRINTED_TOKEN.findall(text)} if t):
-        return []  # no damaged token: nothing to repair
     toks = []  # (start, end, core, damaged)
     for m in PRINTED_TOKEN.finditer(text):
         s, e, t = m.start(), m.end(), m.group()
@@ -407,6 +405,9 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
             toks.append((s, e, t, None))
             continue
         toks.append((s, e, t, damage(t)))
+    dmgs = [x[3] for x in toks]
+    if not any(dmgs):
+        return []  # no damaged token: nothing to repair
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})
@@ -430,7 +431,6 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     edits: list[Edit] = []
     used_until = -1
     n = len(toks)
-    dmgs = [x[3] for x in toks]
     lows = [x[2].lower().replace("’", "'") for x in toks]
     mt = cfg.phrase_max_tokens
     for i, (s, e, t, dmg) in enumerate(toks):

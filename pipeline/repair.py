@@ -21,7 +21,6 @@ from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate
-from typing import Callable
 
 import regex
 from rapidfuzz import process
@@ -269,8 +268,7 @@ class Repairer:
         # per-token memos of the clean passes (pure functions of the token and this repairer):
         # "inert_tokens": printed token -> the word pass leaves it alone (clean._inert);
         # "phrase_damage": printed token -> damaged? (clean._phrase_damage);
-        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates);
-        # "sentence_tags": sentence -> its spaCy tags (RealWordRules.sentence_tags)
+        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
         self._memos: dict[str, dict] = {}
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # small pool always searched: the domain terms (the witness's own words are added per text)
@@ -296,7 +294,7 @@ class Repairer:
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
         if rw is None:
-            rw = self._rw = RealWordRules(self.res.lexdata.realword, self.lang, self.memo)
+            rw = self._rw = RealWordRules(self.res.lexdata.realword, self.lang)
         return rw
 
     # ---- lexicon -------------------------------------------------------------------------
@@ -668,12 +666,10 @@ def spacy_tagger(lang: str):
 
 class RealWordRules:
     """Matches the patterns of ``realword.tsv`` on one text; part-of-speech tags are computed (lazily,
-    once per sentence) only for sentences holding a candidate word.  ``memo`` is the repairer's
-    (``Repairer.memo``): the tags of a sentence are kept per sentence text."""
+    once per sentence) only for sentences holding a candidate word."""
 
-    def __init__(self, rules, lang: str, memo: Callable[[str], dict]):
+    def __init__(self, rules, lang: str):
         self.lang = lang
-        self.memo = memo
         self.by_word: dict[str, list] = {}
         for printed, intended, pattern, note in rules:
             items = pattern.split()
@@ -681,19 +677,6 @@ class RealWordRules:
                 continue
             k = items.index("_")
             self.by_word.setdefault(printed, []).append((intended, items[:k], items[k + 1 :], pattern, note))
-
-    def sentence_tags(self, sentence: str) -> tuple[tuple[int, str, str], ...]:
-        """(offset, part of speech, verb forms) of each spaCy token of ``sentence`` (none without a tagger).
-
-        The tagger's output is a function of the sentence text alone and running it is most of the cost
-        of these rules (a rule on a frequent word such as ``on`` needs it nearly every time): memoised."""
-        memo = self.memo("sentence_tags")
-        hit = memo.get(sentence)
-        if hit is None:
-            nlp = spacy_tagger(self.lang)
-            doc = nlp(sentence) if nlp is not None else ()
-            hit = memo[sentence] = tuple((t.idx, t.pos_, ",".join(t.morph.get("VerbForm"))) for t in doc)
-        return hit
 
     def edits(self, text: str, max_sentences: int) -> list[Edit]:
         if not self.by_word:
@@ -720,10 +703,13 @@ class RealWordRules:
             b = min(ends) if ends else len(text)
             if a not in done_sent and len(done_sent) < max_sentences:
                 done_sent.add(a)
-                for idx, pos, vf in self.sentence_tags(text[a:b]):
-                    jj = bisect.bisect_right(starts, a + idx) - 1
-                    if jj >= 0 and toks[jj][0] <= a + idx < toks[jj][1] and jj not in tags:
-                        tags[jj] = (pos, vf)
+                nlp = spacy_tagger(self.lang)
+                if nlp is not None:
+                    doc = nlp(text[a:b])
+                    for t in doc:
+                        jj = bisect.bisect_right(starts, a + t.idx) - 1
+                        if jj >= 0 and toks[jj][0] <= a + t.idx < toks[jj][1] and jj not in tags:
+                            tags[jj] = (t.pos_, ",".join(t.morph.get("VerbForm")))
             return tags.setdefault(j, ("", ""))
 
         def one(item: str, j: int) -> bool:

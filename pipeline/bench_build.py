@@ -180,7 +180,7 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
 
 def merge(old: dict, new: dict) -> dict:
     """``new``'s sizes replace the same sizes of ``old``; a size measured now with only one of its builds
-    (``--only``) keeps the other build measured earlier. Each build carries the commit it measured."""
+    (``--only-one-worker``) keeps the other build measured earlier. Each build carries the commit it measured."""
     before = {s["witnesses"]: {"date": old.get("date"), "machine": old.get("machine"), **s}
               for s in old.get("sizes", [])}
     for s in new["sizes"]:

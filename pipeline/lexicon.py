@@ -50,6 +50,7 @@ class LexiconData:
     dash_class: str = r"[—–\-]"
     elision: tuple[str, ...] = ()
     realword: tuple[tuple[str, str, str, str], ...] = ()  # (printed, intended, pattern, note) of realword.tsv
+    tag_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tag -> globs its words match (tag_shapes.tsv)
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
@@ -106,7 +107,12 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         parts = line.split("\t")
         if len(parts) >= 4 and parts[2].strip() == lang:
             rw.append((parts[0].strip().lower(), parts[1].strip(), parts[3].strip(), parts[4].strip() if len(parts) > 4 else ""))
-    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw))
+    shapes: dict[str, tuple[str, ...]] = {}
+    for line in _lines(d / "tag_shapes.tsv"):
+        parts = line.split("\t")
+        if len(parts) >= 3 and parts[0].strip() == lang:
+            shapes[parts[1].strip()] = shapes.get(parts[1].strip(), ()) + tuple(parts[2].split())
+    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes)
 
 
 @dataclass

@@ -294,7 +294,7 @@ class Repairer:
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
         if rw is None:
-            rw = self._rw = RealWordRules(self.res.lexdata.realword, self.lang)
+            rw = self._rw = RealWordRules(self.res.lexdata.realword, self.lang, self.res.lexdata.tag_shapes)
         return rw
 
     # ---- lexicon -------------------------------------------------------------------------
@@ -668,8 +668,9 @@ class RealWordRules:
     """Matches the patterns of ``realword.tsv`` on one text; part-of-speech tags are computed (lazily,
     once per sentence) only for sentences holding a candidate word."""
 
-    def __init__(self, rules, lang: str):
+    def __init__(self, rules, lang: str, shapes: dict[str, tuple[str, ...]] | None = None):
         self.lang = lang
+        self.shapes = shapes or {}
         self.by_word: dict[str, list] = {}
         for printed, intended, pattern, note in rules:
             items = pattern.split()
@@ -712,15 +713,26 @@ class RealWordRules:
                             tags[jj] = (t.pos_, ",".join(t.morph.get("VerbForm")))
             return tags.setdefault(j, ("", ""))
 
-        def one(item: str, j: int) -> bool:
+        shapes = self.shapes
+
+        def one(item: str, j: int, guess: bool) -> bool | None:
+            """Whether token ``j`` matches ``item`` (alternatives joined by |); with ``guess``, a tag the
+            word's shape allows is not looked up: None (maybe)."""
             if j < 0 or j >= len(toks):
                 return False
             w = toks[j][2]
             if w in RW_PUNCT:
                 return False
+            maybe = False
             for alt in item.split("|"):
                 if alt.startswith("@"):
                     t = alt[1:]
+                    globs = shapes.get(t)
+                    if globs is not None and not any(fnmatch.fnmatchcase(w, g) for g in globs):
+                        continue  # no word of this shape carries the tag
+                    if guess:
+                        maybe = True
+                        continue
                     pos, vf = tag(j)
                     if t in ("FIN", "INF", "PART"):
                         if {"FIN": "Fin", "INF": "Inf", "PART": "Part"}[t] in vf or (t == "PART" and "Ger" in vf):
@@ -732,55 +744,70 @@ class RealWordRules:
                         return True
                 elif w == alt:
                     return True
-            return False
+            return None if maybe else False
 
-        def item_ok(item: str, j: int) -> bool:
-            return all(
-                (not one(p[1:], j)) if p.startswith("!") else one(p, j) for p in item.split("&")
-            )
+        def item_ok(item: str, j: int, guess: bool) -> bool | None:
+            out: bool | None = True
+            for p in item.split("&"):
+                r = one(p[1:] if p.startswith("!") else p, j, guess)
+                if r is not None and p.startswith("!"):
+                    r = not r
+                if r is False:
+                    return False
+                if r is None:
+                    out = None
+            return out
+
+        def any_of(vals) -> bool | None:
+            vals = list(vals)
+            return True if True in vals else None if None in vals else False
 
         def clause_start(i: int) -> bool:
             return i == 0 or toks[i - 1][2] in RW_PUNCT
+
+        def matches(i: int, before, after, guess: bool) -> bool:
+            """The rule's pattern around token ``i``; with ``guess`` (no tagging), False only when it
+            cannot match whatever the tags (a pre-filter: most occurrences of a frequent rule word fail
+            on their neighbours' words or shapes alone)."""
+            pos = i
+            for item in reversed(before):
+                neg = item.startswith("!")
+                body = item[1:] if neg else item
+                if body == "^":
+                    r = clause_start(i)
+                elif body.startswith("<") and ":" in body:
+                    n, _, it = body[1:].partition(":")
+                    r = any_of(item_ok(it, i - d, guess) for d in range(1, int(n) + 1))
+                else:
+                    pos -= 1
+                    r = item_ok(body, pos, guess)
+                if r is not None and r == neg:
+                    return False
+            pos = i
+            for item in after:
+                neg = item.startswith("!")
+                body = item[1:] if neg else item
+                if body.startswith(">") and ":" in body:
+                    n, _, it = body[1:].partition(":")
+                    rs = [(pos + d, item_ok(it, pos + d, guess)) for d in range(1, int(n) + 1)]
+                    r = any_of(v for _, v in rs)
+                    if r is None:
+                        return True  # (where the match went on is unknown without the tags)
+                    if r and not neg:
+                        pos = next(j for j, v in rs if v)
+                else:
+                    pos += 1
+                    r = item_ok(body, pos, guess)
+                if r is not None and r == neg:
+                    return False
+            return True
 
         for i, (s, e, w) in enumerate(toks):
             rules = self.by_word.get(w)
             if not rules or (e - s == 1 and not text[s].islower()):
                 continue  # a capital single letter is a label or an initial, not a misread word
             for intended, before, after, pattern, note in rules:
-                ok = True
-                pos = i
-                for item in reversed(before):
-                    neg = item.startswith("!")
-                    body = item[1:] if neg else item
-                    if body == "^":
-                        r = clause_start(i)
-                    elif body.startswith("<") and ":" in body:
-                        n, _, it = body[1:].partition(":")
-                        r = any(item_ok(it, i - d) for d in range(1, int(n) + 1))
-                    else:
-                        pos -= 1
-                        r = item_ok(body, pos)
-                    if r == neg:
-                        ok = False
-                        break
-                if not ok:
-                    continue
-                pos = i
-                for item in after:
-                    neg = item.startswith("!")
-                    body = item[1:] if neg else item
-                    if body.startswith(">") and ":" in body:
-                        n, _, it = body[1:].partition(":")
-                        hits = [pos + d for d in range(1, int(n) + 1) if item_ok(it, pos + d)]
-                        r = bool(hits)
-                        if hits and not neg:
-                            pos = hits[0]
-                    else:
-                        pos += 1
-                        r = item_ok(body, pos)
-                    if r == neg:
-                        ok = False
-                        break
+                ok = matches(i, before, after, True) and matches(i, before, after, False)
                 if ok:
                     printed = text[s:e]
                     out.append(Edit(s, e, case_like(printed, intended) if len(printed) > 1 else (intended.upper() if printed.isupper() and clause_start(i) else intended),

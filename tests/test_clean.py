@@ -398,3 +398,26 @@ def test_lone_full_stop_after_a_colon_is_a_speck(fr):
 def test_comma_glued_between_two_words_gets_its_space(fr):
     t = run("Avant d'avoir écarté,on recommence le coup ; le prix est 1,5 franc.", fr).text
     assert "écarté, on recommence" in t and "1,5 franc" in t
+
+
+def test_tag_shapes_spare_the_tagger_and_change_no_decision(fr, monkeypatch):
+    # corpus/lexicon/tag_shapes.tsv: a French infinitive ends in -r or -re, so "on" followed by "joue"
+    # cannot match "@PART|@INF|@NOUN _ que|qu'|@INF" and its sentence is never tagged
+    from pipeline import repair
+
+    rules = repair.RealWordRules(fr.lexdata.realword, "fr", fr.lexdata.tag_shapes)
+    plain = repair.RealWordRules(fr.lexdata.realword, "fr")
+    calls = []
+    real = repair.spacy_tagger("fr")
+
+    def counting(lang):
+        calls.append(lang)
+        return real
+
+    monkeypatch.setattr(repair, "spacy_tagger", counting)
+    assert rules.edits("Si on joue trop tôt, on a eu tort. Puis on passe.", 200) == []
+    assert calls == []  # no sentence needed its tags
+    text = "Celui qui a donné on qu'il donne mal perd un point. Si on joue, on a eu tort. On peut refuser."
+    with_shapes = rules.edits(text, 200)
+    assert [e.after for e in with_shapes] == ["ou"]
+    assert with_shapes == plain.edits(text, 200)  # the pre-filter decides nothing the tags would not

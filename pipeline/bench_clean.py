@@ -3,7 +3,7 @@
 The ICDAR 2017 FR and EN dev inputs are grouped into documents of ``DOC_SENTENCES`` sentences and
 repeated until at least ``MIN_TOKENS`` tokens; the same documents are cleaned (general resources,
 hyphen joining off) and run through symspellpy (lookup of every token over a wordfreq lexicon) in the
-same process, on one core, alternately document by document.  Resources, symspellpy's dictionary and the spaCy tagger are loaded before the
+same process, on one core, alternately document by document.  Resources (word-pair counts too), symspellpy's dictionary and the spaCy tagger are loaded before the
 timing.  The repeated documents profit from the cleaner's per-token caches: the first pass over the
 distinct documents is reported too (``first_pass_*``).  Writes ``outputs/bench/cleaning.json`` (atomic).
 """
@@ -45,7 +45,7 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
         docs, ntok, distinct = documents(lang, fname, min_tokens // 2)
         res = general_resources(lang)
         symspell_for(lang)  # build outside the timing, as the resources are
-        res.repairer(cfg)
+        res.repairer(cfg).bigrams  # (the word-pair counts: loaded once, like the rest of the resources)
         spacy_tagger(lang)  # the real-word rules' tagger: loading a model is not cleaning
         w = Witness(id="bench", file="-", game="ecarte", lang=lang, kind="ocr", title="bench")
         # the two are timed document by document, alternately, so that a load change on a shared machine

@@ -37,6 +37,7 @@ from .model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessTex
 from .normalise import (
     pass_control,
     pass_debris_chars,
+    pass_number_lookalikes,
     pass_debris_lines,
     pass_glued_guillemet,
     pass_ftfy,
@@ -44,7 +45,7 @@ from .normalise import (
     pass_inword_debris,
     pass_running_heads,
 )
-from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, case_like, merge_edits
+from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, bigram_edits, case_like, merge_edits
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT_ROOT / "corpus"
@@ -141,6 +142,20 @@ class CleanConfig:
     witness_max_cost: float = 1.2
     determiner_participle: bool = True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
     determiner_min_count: int = 3  # ... when the witness prints the -e word this often
+    # context from a general corpus's word pairs (English: symspellpy's Google Books counts), after the
+    # other passes; measured on ICDAR 2017 English dev (see bigram_edits)
+    bigram_context: bool = True
+    bigram_weight: float = 1.0  # zipf units per unit of log10 association with the neighbours
+    bigram_unseen: float = 0.3  # a pair absent from the list: this share of what independent words would give
+    bigram_real_word_margin: float = 1.5  # gain a candidate needs over a known printed word
+    bigram_real_word_max_cost: float = 0.7  # ... costing at most this (cheap OCR confusions: lie/he, bad/had)
+    bigram_nonword_margin: float = 2.0  # gain needed over a word no lexicon knows
+    # the neighbours must favour the candidate: a listed pair, and an association this much above the
+    # printed word's (log10; frequency alone never replaces a word: "climbed yon hill", "did ail him")
+    bigram_min_evidence: float = 1.0
+    # a known word's candidates whose prior minus channel cost falls this far below the word's prior are
+    # not tried (the neighbours would have to favour them 10^gap times: "the" -> "tho")
+    bigram_max_prior_gap: float = 3.0
     phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)
 
 
@@ -618,11 +633,12 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     rep = resources.repairer(config)
     if config.join_hyphens:
         buf.apply(pass_hyphenation(buf.text, rep.is_word, rep.is_compound, _rare_join(buf.text, rep, config)))
-    buf.apply(pass_debris_chars(buf.text, resources.lang, config, rep.elision, bool(rep.domain)))
+    buf.apply(pass_debris_chars(buf.text, resources.lang, config, rep.elision, bool(rep.domain), lex.blots))
     if config.repair_words:
         if config.guillemet_letters:
             buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain, rep.elision))
         buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word))
+        buf.apply(pass_number_lookalikes(buf.text, lex.lookalikes))
         if rep.lang == "fr" and "l" in rep.elision:
             buf.apply(_elision_pass(buf.text, rep))
     if config.repair_words:
@@ -643,6 +659,8 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
             _flags_regs_from_prev(buf, fl, rg, flags, regs)
         if config.realword_rules and lex.realword:
             buf.apply(non_overlapping(rep.realword_rules().edits(buf.text, config.realword_max_sentences)))
+        if config.bigram_context:
+            buf.apply(non_overlapping(bigram_edits(buf.text, rep, _hyphen_fragment)))
         if config.determiner_participle and rep.lang == "fr" and rep.domain:
             buf.apply(_determiner_participle_pass(buf.text, rep, config))
     return buf, pending, flags, regs

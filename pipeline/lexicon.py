@@ -51,6 +51,7 @@ class LexiconData:
     elision: tuple[str, ...] = ()
     realword: tuple[tuple[str, str, str, str], ...] = ()  # (printed, intended, pattern, note) of realword.tsv
     tag_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tag -> globs its words match (tag_shapes.tsv)
+    blots: str = ""  # symbols OCR makes of specks (blots.tsv): a token of them alone is debris
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
@@ -112,7 +113,8 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         parts = line.split("\t")
         if len(parts) >= 3 and parts[0].strip() == lang:
             shapes[parts[1].strip()] = shapes.get(parts[1].strip(), ()) + tuple(parts[2].split())
-    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes)
+    blots = "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(d / "blots.tsv")) if lg == lang)
+    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes, blots)
 
 
 @dataclass
@@ -141,6 +143,86 @@ def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
         if z >= cand_min_zipf:
             buckets.setdefault(len(w), []).append(w)
     return GeneralLexicon(lang, zipf, buckets, _deletion_index(buckets))
+
+
+# general word-pair counts per language, from package data: symspellpy ships Google Books n-gram counts for
+# English (unigrams and the 243 k most frequent bigrams); no such list is on PyPI for French
+BIGRAM_SOURCES = {"en": ("symspellpy", "frequency_dictionary_en_82_765.txt", "frequency_bigramdictionary_en_243_342.txt")}
+
+
+@dataclass(frozen=True)
+class BigramModel:
+    """Word and word-pair counts of a large general corpus (lower case, as log10), for context evidence.
+
+    The pair list is cut at a count (``cap`` is just below it, log10), so an absent pair is rarer than
+    that: its count is estimated as ``unseen`` times what independent words would give, capped at ``cap``."""
+
+    words: dict[str, float]  # word -> log10 count
+    pairs: dict[str, float]  # "w1 w2" -> log10 count (the listed pairs)
+    cap: float  # log10 of 0.9 x the smallest listed count
+    log_total: float  # log10 of the sum of the word counts
+    log_scale: float  # log10 of pair counts per word count (the two lists come from corpora of different sizes)
+
+    def pair(self, a: str, b: str, unseen: float) -> float:
+        """log10 count of the pair ``a b`` (estimated when not listed)."""
+        n = self.pairs.get(a + " " + b)
+        if n is not None:
+            return n
+        return min(self.cap, math.log10(unseen) + self.log_scale + self.words[a] + self.words[b] - self.log_total)
+
+    def association(self, prev: str, w: str, nxt: str, unseen: float) -> float | None:
+        """log10 of how much likelier ``w`` is between ``prev`` and ``nxt`` than alone (pointwise mutual
+        information of the two pairs; a neighbour the model does not know, or "", adds nothing); None when
+        the model does not know ``w``."""
+        lw = self.words.get(w)
+        if lw is None:
+            return None
+        s = 0.0
+        lp = self.words.get(prev)
+        if lp is not None:
+            s += self.pair(prev, w, unseen) - self.log_scale - lp - lw + self.log_total
+        ln = self.words.get(nxt)
+        if ln is not None:
+            s += self.pair(w, nxt, unseen) - self.log_scale - lw - ln + self.log_total
+        return s
+
+
+@lru_cache(maxsize=2)
+def bigram_model(lang: str) -> BigramModel | None:
+    """The general pair counts of ``lang`` (None when no package ships them)."""
+    src = BIGRAM_SOURCES.get(lang)
+    if src is None:
+        return None
+    from importlib import resources
+
+    pkg, uni_name, bi_name = src
+    try:
+        root = resources.files(pkg)
+        uni_text = (root / uni_name).read_text(encoding="utf-8")
+        bi_text = (root / bi_name).read_text(encoding="utf-8")
+    except (ModuleNotFoundError, FileNotFoundError):
+        return None
+    uni: dict[str, int] = {}
+    for line in uni_text.splitlines():
+        w, _, n = line.rpartition(" ")
+        if w:
+            uni[w] = int(n)
+    bi: dict[str, int] = {}
+    first: Counter = Counter()
+    for line in bi_text.splitlines():
+        ab, _, n = line.rpartition(" ")
+        a, _, b = ab.partition(" ")
+        if a in uni and b in uni:
+            bi[ab] = int(n)
+            first[a] += int(n)
+    # pair counts per word count: the median, over the 200 most frequent words, of their pairs' sum over
+    # their own count (a lower bound for each word, the list being cut; the median is robust to that)
+    top = sorted(uni, key=uni.__getitem__, reverse=True)[:200]
+    ratios = sorted(first[w] / uni[w] for w in top if first[w])
+    scale = ratios[len(ratios) // 2] if ratios else 1.0
+    lg = math.log10
+    return BigramModel({w: lg(n) for w, n in uni.items()}, {ab: lg(n) for ab, n in bi.items()},
+                       lg(0.9 * min(bi.values())), lg(sum(uni.values())), lg(scale))
 
 
 def _deletion_index(buckets: dict[int, list[str]]) -> dict[str, tuple[str, ...]]:

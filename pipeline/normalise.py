@@ -243,8 +243,9 @@ def pass_running_heads(
     return non_overlapping(edits), breaks
 
 
-def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False) -> list[Edit]:
-    """OCR debris characters: stray ^ | * standing alone, * or ^ glued to the end of a word,
+def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False, blots: str = "") -> list[Edit]:
+    """OCR debris characters: stray ^ | * (and the language's ``blots``, corpus/lexicon/blots.tsv) standing
+    alone, * or ^ glued to the end of a word,
     and (French) an unpaired closing guillemet read where a comma was printed, an apostrophe glued to the
     end of a word that is no elision prefix (``et' que``), an opening « glued to a word that nothing closes."""
     edits = []
@@ -271,7 +272,7 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
             after = after[: cut.start()] if cut else after
             if "»" not in after:
                 edits.append(Edit(m.start(), m.end(), "", "debris", "regex:unclosed-guillemet", 0.7, (), "« glued to a word, never closed: debris"))
-    for m in regex.finditer(r"(?<=\s|^)[\^|*]+(?:\s+|$)", text):
+    for m in regex.finditer(r"(?<=\s|^)[\^|*" + regex.escape(blots) + r"]+(?:\s+|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+[«»]+(?:[ \t]+|$)", text):
         # a guillemet stuck to debris (|«) quotes nothing: the token is debris as a whole
@@ -298,6 +299,25 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 continue
             edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
     return non_overlapping(edits)
+
+
+def pass_number_lookalikes(text: str, lookalikes: dict[str, str]) -> list[Edit]:
+    """Letters read for digits inside a number printed in comma-separated thousands (``270,OOOf`` is
+    ``270,000f``, ``l,316,000`` is ``1,316,000``): the groups of three after each comma make the shape
+    certain.  Only the look-alikes of 0 and 1 (lookalikes.tsv) are read; the number needs a real digit."""
+    look = {ch: d for ch, d in lookalikes.items() if d in "01" and not ch.isdigit()}
+    if not look:
+        return []
+    cls = "[0-9" + regex.escape("".join(look)) + "]"
+    edits = []
+    for m in regex.finditer(rf"(?<![\p{{L}}\p{{N}},.]){cls}{{1,3}}(?:,{cls}{{3}})+(?![\p{{N}}]|,{cls})", text):
+        t = m.group()
+        if not any(c in look for c in t) or sum(c.isdigit() for c in t) < 2:
+            continue
+        fixed = "".join(look.get(c, c) for c in t)
+        edits.append(Edit(m.start(), m.end(), fixed, "spelling", "lookalike:number", 0.85, (fixed,),
+                          f"{t!r}: letters in the digit groups of a number read as {fixed!r}"))
+    return edits
 
 
 # the start of a numbered article on a new line ("\n13. Quand", OCR look-alikes included: "\ni3. ", "\nio».Si")

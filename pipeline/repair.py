@@ -271,6 +271,9 @@ class Repairer:
         # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
         self._memos: dict[str, dict] = {}
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
+        # lower-case confusions cheap enough for the word-pair pass's real-word candidates
+        self.cheap_confusions = [(p, q, c) for p, q, c in res.lexdata.confusions
+                                 if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
@@ -290,6 +293,16 @@ class Repairer:
         if m is None or len(m) >= self.MEMO_MAX:
             m = self._memos[name] = {}
         return m
+
+    @property
+    def bigrams(self):
+        """The language's general word-pair counts when ``bigram_context`` is on (None otherwise, or when
+        no package ships them)."""
+        if not self.cfg.bigram_context:
+            return None
+        from .lexicon import bigram_model
+
+        return bigram_model(self.lang)
 
     def realword_rules(self) -> "RealWordRules":
         rw = getattr(self, "_rw", None)
@@ -547,6 +560,41 @@ class Repairer:
         ctx.cache[key] = out
         return out
 
+    def context_candidates(self, lw: str, known: bool, vocab) -> list[tuple[str, float, float]]:
+        """Candidates of the word-pair pass for ``lw``: (word, channel cost, lexicon prior - channel_scale x
+        cost), words of ``vocab`` only.  A known word gets only those costing at most
+        ``bigram_real_word_max_cost``: the word with one or two OCR confusions undone (the cheaper search,
+        since most printed words are known)."""
+        cfg = self.cfg
+        if not known:
+            pairs = self.candidates(lw)
+        else:
+            # the page's word with one or two OCR confusions of confusions.tsv undone, as cheap as allowed
+            cut = cfg.bigram_real_word_max_cost
+            seen = {lw: 0.0}
+            frontier = [(lw, 0.0)]
+            for _round in range(2):
+                nxt = []
+                for v, c0 in frontier:
+                    for p, q, c in self.cheap_confusions:
+                        if c0 + c > cut:
+                            continue
+                        i = v.find(p)
+                        while i != -1:
+                            u = v[:i] + q + v[i + len(p):]
+                            if seen.get(u, 99.0) > c0 + c:
+                                seen[u] = c0 + c
+                                nxt.append((u, c0 + c))
+                            i = v.find(p, i + 1)
+                frontier = nxt
+            pairs = []
+            for w in seen:
+                if w != lw and w in vocab:
+                    c = self.channel.cost(lw, w, cut)
+                    if c <= cut:
+                        pairs.append((w, c))
+        return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
+
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:
         """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""
         cfg = self.cfg
@@ -644,6 +692,105 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]]) -> 
                     i += 2
                     continue
         i += 1
+    return out
+
+
+# ---- context from general word-pair counts (lexicon.bigram_model) ---------------------------------------
+BG_TOKEN = regex.compile(r"(['’]?\p{L}+(?:['’]\p{L}+)*['’]?|\S)")  # (one group: a split alternates gaps and tokens)
+
+
+def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) -> list[Edit]:
+    """Words whose neighbours show another reading: a general corpus's word pairs say ``he was`` where
+    the page has ``lie was``.  Each word with a known neighbour (no punctuation between) is scored as
+    lexicon prior + ``bigram_weight`` x association with its neighbours (``BigramModel.association``), a
+    candidate also minus ``channel_scale`` x its OCR channel cost; a candidate replaces the printed word
+    when it gains ``bigram_real_word_margin`` over a known word (only candidates costing at most
+    ``bigram_real_word_max_cost``) or ``bigram_nonword_margin`` over a word no lexicon knows
+    (``short_margin`` more for words of 3 letters or fewer).  A known word whose pairs with its known
+    neighbours are all listed (frequent) is taken as read.  Names (capitalised inside a sentence),
+    capitals, protected spellings and the halves of a word split by a hyphen (``fragment(text, start,
+    end)``, and any word touching a hyphen) are left alone."""
+    model = rep.bigrams
+    if model is None:
+        return []
+    cfg = rep.cfg
+    uni, listed = model.words, model.pairs
+    unseen, lam, min_ev = cfg.bigram_unseen, cfg.bigram_weight, cfg.bigram_min_evidence
+    parts = BG_TOKEN.split(text)
+    toks = parts[1::2]
+    words = list(map(str.lower, toks))  # (punctuation is no word of the model: no context across it)
+    ends = None
+    # per distinct word, once: (prior, known, candidates) for the words that have candidates; the others
+    # are remembered as plain, so that a text's words are sorted out by two set look-ups
+    memo, plain = rep.memo("bigram_candidates"), rep.memo("bigram_plain")
+    for lw in [w for w in set(words) if w not in memo and w not in plain]:  # (set.difference(dict) walks the dict)
+        if len(lw) < 2 or not lw.isalpha() or rep.protected(lw):
+            plain[lw] = True
+            continue
+        z = rep.zipf_of(lw)
+        known = z >= cfg.nonword_zipf
+        cands = tuple(c for c in rep.context_candidates(lw, known, uni) if not known or c[2] >= z - cfg.bigram_max_prior_gap)
+        if cands:
+            memo[lw] = (z, known, cands)
+        else:
+            plain[lw] = True
+    # the association of BigramModel, inlined (it is summed for every candidate of every word judged)
+    cap, lun = model.cap, math.log10(unseen) + model.log_scale - model.log_total
+    k_pair = model.log_total - model.log_scale
+    out = []
+    for k in [k for k, lw in enumerate(words) if lw in memo]:
+        lw = words[k]
+        z, known, cands = memo[lw]
+        t = toks[k]
+        prev = words[k - 1] if k else ""
+        nxt = words[k + 1] if k + 1 < len(toks) else ""
+        lp, ln = uni.get(prev), uni.get(nxt)
+        if lp is None and ln is None:
+            continue
+        if known and (lp is None or prev + " " + lw in listed) and (ln is None or lw + " " + nxt in listed):
+            continue  # the page's reading is a frequent pair on each side
+        if ends is None:
+            ends = list(accumulate(map(len, parts)))
+        s, e = ends[2 * k], ends[2 * k + 1]
+        if (s and text[s - 1] == "-") or text[e : e + 1] == "-" or fragment(text, s, e):
+            continue
+        start = k == 0 or toks[k - 1] in ".!?"
+        if (t[0].isupper() and not start) or (t.isupper() and len(t) > 1):
+            continue
+        a_obs = model.association(prev, lw, nxt, unseen) or 0.0
+        obs = z + lam * a_obs
+        best = None
+        # each known neighbour: (text before the candidate in the pair, text after it, the neighbour's log count)
+        sides = [x for x in ((prev + " ", "", lp), ("", " " + nxt, ln)) if x[2] is not None]
+        for w, cost, base in cands:
+            a = 0.0
+            lw_ = uni[w]
+            seen = False  # evidence is a listed pair: two estimates differ by the words' frequencies only
+            for before, after, lo in sides:
+                n = listed.get(before + w + after)
+                if n is None:
+                    n = min(cap, lun + lo + lw_)
+                else:
+                    seen = True
+                a += n - lo - lw_ + k_pair
+            if not seen or a < a_obs + min_ev:
+                continue
+            sc = base + lam * a
+            if best is None or sc > best[0]:
+                best = (sc, w, cost)
+        if best is None:
+            continue
+        margin = (cfg.bigram_real_word_margin if known else cfg.bigram_nonword_margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
+        sc, w, cost = best
+        gain = sc - obs
+        if gain < margin:
+            continue
+        a = model.association(prev, w, nxt, unseen)
+        pairs = ", ".join(f"'{x} {y}' " + (f"{10 ** listed[x + ' ' + y]:.3g}" if x + " " + y in listed else "not listed")
+                          for x, y in ((prev, w), (w, nxt)) if x in uni and y in uni)
+        out.append(Edit(s, e, case_like(t, w), "real_word" if known else "spelling", "bigram-context",
+                        round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3), (w,),
+                        f"{t!r} -> {w!r}: word pairs {pairs} (association {a:+.2f} vs printed {a_obs:+.2f}; cost {cost:.2f}; gain {gain:.2f} >= {margin:.2f})"))
     return out
 
 

@@ -421,3 +421,29 @@ def test_tag_shapes_spare_the_tagger_and_change_no_decision(fr, monkeypatch):
     with_shapes = rules.edits(text, 200)
     assert [e.after for e in with_shapes] == ["ou"]
     assert with_shapes == plain.edits(text, 200)  # the pre-filter decides nothing the tags would not
+
+
+def test_general_word_pairs_decide_real_word_errors_in_english():
+    # lexicon.bigram_model: a general corpus's word pairs say "he was" and "to be paid" where OCR printed
+    # "lie was" and "to he paid"; the evidence names the pairs
+    res = general_resources("en")
+    w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
+    c = clean(WitnessText(w, "When the messenger came lie was not at home, and the sum was to he paid in full."), res)
+    assert c.text == "When the messenger came he was not at home, and the sum was to be paid in full."
+    k = [x for x in c.corrections if x.before == "lie"][0]
+    assert k.method == "bigram-context" and k.kind == "real_word" and "'he was'" in k.evidence
+    # right words stay, in contexts the pairs support; names and historical spellings are not judged
+    for s in ("He told a lie and was caught, and the bad weather had been worse.",
+              "Mr Lie was not at home.", "The expences of the year were paid."):
+        assert clean_text(s, "en", res) == s
+    # no word-pair list for French: the pass does nothing there
+    assert clean_text("Le joueur a lie la partie.", "fr", general_resources("fr")) == "Le joueur a lie la partie."
+
+
+def test_numbers_in_thousands_and_ink_blots():
+    res = general_resources("en")
+    out = clean_text("It showed an increase of 270,OOOf. for the expense ■ attached to the navy.", "en", res)
+    assert out == "It showed an increase of 270,000f. for the expense attached to the navy."
+    # the shape of comma-separated groups is the evidence: without it letters stay letters
+    for s in ("In 1840 there were 1,000 men, and l,OOO more came.", "He read page lOO of the report."):
+        assert clean_text(s, "en", res) == s

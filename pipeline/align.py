@@ -20,7 +20,8 @@ How a pair of laws is scored
   - Numbers (``type=num`` rows and digits) become ``num:<value>`` concepts; outcome phrases
     (``corpus/lexicon/outcome_phrases.csv``: "le coup est bon" / "the deal is good") become
     ``out:<id>`` concepts.  Both get extra weight (``number_weight``, ``outcome_weight``).
-  - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned.
+  - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned; a function word
+    (glossary type prep/adv: before, after, unless) counts at most ``function_max_tf`` times in a law.
 
 * Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
   counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
@@ -116,6 +117,9 @@ class AlignConfig:
     #   weigh less than nouns, verbs and phrases (1.0): the parties (player, dealer, adversary, partner) are named in
     #   most laws and a link resting on them alone is weak.  prep/adv at 0.5 or 0.4 would drop "before" from a whist
     #   false positive but loses a sure Écarté link (fr-000 7 ~ en-003 6, which rests partly on "avant"): left off
+    function_types: tuple[str, ...] = ("prep", "adv")  # glossary types of function words (before, after, unless) ...
+    function_max_tf: float = 1.0  # ... whose count in a law is capped at this: a repeated preposition is syntax, not
+    #   topic ("only after the turn-up ... only after play has begun"); 0 = no cap
     split_power: float = 1.0  # a glossary word with k English equivalents counts 1/k**split_power for each
     sense_resolution: float = 1.0  # across languages, such a word counts k**sense_resolution/h times its share for
     #   the h of its equivalents the other law uses (AlignModel.resolved_vector): 1 = in full, 0 = always split
@@ -685,6 +689,11 @@ class AlignModel:
             return max(tw.get(t, 1.0) for t in types)
         return 1.0
 
+    def _is_function(self, c: str) -> bool:
+        """True for a concept all of whose glossary rows are of a function-word type (``function_types``)."""
+        types = _tables(self.resources).concept_types.get(c)
+        return bool(types) and types <= set(self.config.function_types)
+
     def law_vector(self, law: Law | str) -> dict[str, float]:
         """The weighted concept vector of a law (fitted or new: a new law is analysed on the fly)."""
         lid = law if isinstance(law, str) else law.id
@@ -704,9 +713,12 @@ class AlignModel:
     def _weigh(self, counts: Mapping[str, float]) -> dict[str, float]:
         default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
         vec = {}
+        cap = self.config.function_max_tf
         for c, tf in counts.items():
             if tf <= 1e-9:
                 continue
+            if cap and tf > cap and self._is_function(c):
+                tf = cap
             tfw = 1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf
             vec[c] = tfw * self.idf.get(c, default_idf) * self._weight(c)
         return vec

@@ -337,9 +337,10 @@ def test_whist_seed_pair_dev_gold(dev_results):
     """French rules against short English clauses (law 37's opening, which states the outcome, is not in the
     excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
     the glossary and the orphan rule; 0.73 (P 0.67, R 0.80) once a link across languages needs two shared
-    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); floors a little below."""
+    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); 0.80 (P 0.80, R 0.80)
+    once a repeated preposition counts once (rule 8 ~ 38 no longer linked); floors a little below."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.7 and r["precision"] >= 0.62 and r["recall"] >= 0.75, r
+    assert r["f1"] >= 0.78 and r["precision"] >= 0.78 and r["recall"] >= 0.75, r
 
 
 def test_french_paraphrase_of_the_english_whist_laws(dev_results):
@@ -399,6 +400,20 @@ def test_a_law_whose_counterpart_is_taken_joins_it_as_n_to_1():
     S = [[0.60, 0.10], [0.45, 0.05], [0.25, 0.02]]
     assert _decide(S, AlignConfig()) == [(0, 0), (1, 0)]
     assert _decide(S, AlignConfig(orphan_ratio=0.8)) == [(0, 0)]
+
+
+def test_a_repeated_preposition_counts_once(resources):
+    """"only after the turn-up ... only after play has begun": a function word (glossary type prep/adv) repeated in a
+    law is syntax, not topic; its count is capped at ``function_max_tf`` (once) while a repeated game term still
+    weighs more (whist fr-001 rule 9's "après" twice was the heaviest concept of the law)."""
+    en = W("en-908", "en", "a", "whist")
+    twice, once = laws_of(en, [(1, "Before the deal, and before the cut, a trick is turned; a trick is quitted."),
+                               (2, "Before the deal a trick is turned.")])
+    capped = AlignModel([twice, once], resources, AlignConfig())
+    assert capped.law_vector(twice)["en:befor"] == capped.law_vector(once)["en:befor"]
+    assert capped.law_vector(twice)["en:trick"] > capped.law_vector(once)["en:trick"]
+    off = AlignModel([twice, once], resources, AlignConfig(function_max_tf=0))
+    assert off.law_vector(twice)["en:befor"] > off.law_vector(once)["en:befor"]
 
 
 def test_french_ne_plus_is_not_the_quantity_more(resources):

@@ -36,7 +36,8 @@ How a pair of laws is scored
 
 The decision rule (per pair of witnesses)
 -----------------------------------------
-A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score``; or
+A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score`` (a 1:1 link
+that is not a mutual best needs ``floor`` and ``primary_ratio`` times each law's best score); or
 when it is the best of one of its laws, scores at least ``floor`` and at least ``ratio`` times the
 best score of its other law (this gives 1:n and n:1 links; ``orphan_ratio`` instead of ``ratio`` for a law
 left without a primary link, whose best counterpart is taken by a better match).  A law whose best score is below the
@@ -85,7 +86,8 @@ class AlignConfig:
 
     # decision rule
     min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
-    floor: float = 0.2  # a secondary (1:n / n:1) link must score at least this ...
+    floor: float = 0.2  # a secondary (1:n / n:1) link, or a 1:1 link that is not the mutual best of its laws, must
+    #   score at least this ...
     ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
     orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
     #   is taken by a law that matches it better, as when one law states the provisions of two)
@@ -964,7 +966,8 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
-    and >= ``primary_ratio`` times the best score of each of its laws.
+    and >= ``primary_ratio`` times the best score of each of its laws; a pair that is not the best of both its
+    laws must also score >= ``floor`` (only a mutual best may be as weak as ``min_score``).
     Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
     the primary score of either of its laws (``orphan_ratio`` times when the law whose best it is has no
     primary link).
@@ -983,7 +986,8 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     best_a = M.max(axis=1)
     best_b = M.max(axis=0)
     # primary candidates, then greedy by (-score, i, j)
-    ci, cj = np.nonzero((M >= config.min_score)
+    mutual = (M >= (best_a - eps)[:, None]) & (M >= (best_b - eps)[None, :])
+    ci, cj = np.nonzero((M >= config.min_score) & (mutual | (M >= config.floor))
                         & ~(M < config.primary_ratio * np.maximum(best_a[:, None], best_b[None, :])))
     cs = M[ci, cj]
     prim_a = np.zeros(na)  # the primary score of each law (0: none), as in the rule's max(..., 0.0)

@@ -338,9 +338,11 @@ def test_whist_seed_pair_dev_gold(dev_results):
     excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
     the glossary and the orphan rule; 0.73 (P 0.67, R 0.80) once a link across languages needs two shared
     concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); 0.80 (P 0.80, R 0.80)
-    once a repeated preposition counts once (rule 8 ~ 38 no longer linked); floors a little below."""
+    once a repeated preposition counts once (rule 8 ~ 38 no longer linked); 1.00 once a 1:1 link that is not the
+    mutual best of its laws needs ``floor`` (rule 2 ~ 37(f) at 0.18 dropped, rule 9 ~ 37(f) joins as n:1).  The
+    margins are thin (0.18 and 0.23 around floor 0.2): floors below 1."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.78 and r["precision"] >= 0.78 and r["recall"] >= 0.75, r
+    assert r["f1"] >= 0.9 and r["precision"] >= 0.8 and r["recall"] >= 0.95, r
 
 
 def test_french_paraphrase_of_the_english_whist_laws(dev_results):
@@ -416,6 +418,18 @@ def test_a_repeated_preposition_counts_once(resources):
     assert off.law_vector(twice)["en:befor"] > off.law_vector(once)["en:befor"]
 
 
+def test_a_weak_link_that_is_not_a_mutual_best_needs_the_floor():
+    """Whist fr-001 rule 2 (row 0) has law 37(f) (col 0) as its only candidate (0.18), but 37(f) matches rule 9 (row 1)
+    better (0.23), whose best is law 38 (0.30).  Only a mutual best may be as weak as min_score (0.15): rule 2 ~ 37(f)
+    is below floor (0.2), so 37(f) is left to rule 9 as an n:1 link at orphan_ratio; a lone weak mutual best stays."""
+    from pipeline.align import _decide
+
+    S = [[0.18, 0.0], [0.23, 0.30]]
+    assert _decide(S, AlignConfig()) == [(1, 0), (1, 1)]
+    assert _decide(S, AlignConfig(floor=0.15)) == [(0, 0), (1, 1)]  # the rule before: rule 2 took 37(f)
+    assert _decide([[0.18]], AlignConfig()) == [(0, 0)]
+
+
 def test_french_ne_plus_is_not_the_quantity_more(resources):
     fr = W("fr-907", "fr", "a", "whist")
     a = make_law("whist", fr, 1, 0, "Une fois la carte rentrée dans son jeu, on n'a plus le droit de demander quelle elle est.")
@@ -439,6 +453,8 @@ def _decide_pair_by_pair(S: list[list[float]], config: AlignConfig) -> list[tupl
             break
         if s < config.primary_ratio * max(best_a[i], best_b[j]):
             continue
+        if s < config.floor and not (s >= best_a[i] - eps and s >= best_b[j] - eps):
+            continue  # only a mutual best may be as weak as min_score
         if i not in prim_a and j not in prim_b:
             prim_a[i], prim_b[j] = s, s
             links.add((i, j))

@@ -20,7 +20,8 @@ How a pair of laws is scored
   - Numbers (``type=num`` rows and digits) become ``num:<value>`` concepts; outcome phrases
     (``corpus/lexicon/outcome_phrases.csv``: "le coup est bon" / "the deal is good") become
     ``out:<id>`` concepts.  Both get extra weight (``number_weight``, ``outcome_weight``).
-  - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned.
+  - Weights are TF-IDF-like, with document frequencies computed over the laws being aligned; a function word
+    (glossary type prep/adv: before, after, unless) counts at most ``function_max_tf`` times in a law.
 
 * Across languages, a French word with several English equivalents (``retourne``: turn up, face, expose ...)
   counts in full for the equivalents the English law uses, not a k-th of each (sense resolution,
@@ -35,7 +36,8 @@ How a pair of laws is scored
 
 The decision rule (per pair of witnesses)
 -----------------------------------------
-A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score``; or
+A link is kept when it is the *mutual best* of its two laws and scores at least ``min_score`` (a 1:1 link
+that is not a mutual best needs ``floor`` and ``primary_ratio`` times each law's best score); or
 when it is the best of one of its laws, scores at least ``floor`` and at least ``ratio`` times the
 best score of its other law (this gives 1:n and n:1 links; ``orphan_ratio`` instead of ``ratio`` for a law
 left without a primary link, whose best counterpart is taken by a better match).  A law whose best score is below the
@@ -84,7 +86,8 @@ class AlignConfig:
 
     # decision rule
     min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
-    floor: float = 0.2  # a secondary (1:n / n:1) link must score at least this ...
+    floor: float = 0.2  # a secondary (1:n / n:1) link, or a 1:1 link that is not the mutual best of its laws, must
+    #   score at least this ...
     ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
     orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
     #   is taken by a law that matches it better, as when one law states the provisions of two)
@@ -116,6 +119,9 @@ class AlignConfig:
     #   weigh less than nouns, verbs and phrases (1.0): the parties (player, dealer, adversary, partner) are named in
     #   most laws and a link resting on them alone is weak.  prep/adv at 0.5 or 0.4 would drop "before" from a whist
     #   false positive but loses a sure Écarté link (fr-000 7 ~ en-003 6, which rests partly on "avant"): left off
+    function_types: tuple[str, ...] = ("prep", "adv")  # glossary types of function words (before, after, unless) ...
+    function_max_tf: float = 1.0  # ... whose count in a law is capped at this: a repeated preposition is syntax, not
+    #   topic ("only after the turn-up ... only after play has begun"); 0 = no cap
     split_power: float = 1.0  # a glossary word with k English equivalents counts 1/k**split_power for each
     sense_resolution: float = 1.0  # across languages, such a word counts k**sense_resolution/h times its share for
     #   the h of its equivalents the other law uses (AlignModel.resolved_vector): 1 = in full, 0 = always split
@@ -685,6 +691,11 @@ class AlignModel:
             return max(tw.get(t, 1.0) for t in types)
         return 1.0
 
+    def _is_function(self, c: str) -> bool:
+        """True for a concept all of whose glossary rows are of a function-word type (``function_types``)."""
+        types = _tables(self.resources).concept_types.get(c)
+        return bool(types) and types <= set(self.config.function_types)
+
     def law_vector(self, law: Law | str) -> dict[str, float]:
         """The weighted concept vector of a law (fitted or new: a new law is analysed on the fly)."""
         lid = law if isinstance(law, str) else law.id
@@ -704,9 +715,12 @@ class AlignModel:
     def _weigh(self, counts: Mapping[str, float]) -> dict[str, float]:
         default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
         vec = {}
+        cap = self.config.function_max_tf
         for c, tf in counts.items():
             if tf <= 1e-9:
                 continue
+            if cap and tf > cap and self._is_function(c):
+                tf = cap
             tfw = 1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf
             vec[c] = tfw * self.idf.get(c, default_idf) * self._weight(c)
         return vec
@@ -952,7 +966,8 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
-    and >= ``primary_ratio`` times the best score of each of its laws.
+    and >= ``primary_ratio`` times the best score of each of its laws; a pair that is not the best of both its
+    laws must also score >= ``floor`` (only a mutual best may be as weak as ``min_score``).
     Secondary: a pair that is the best of one of its laws, scores >= ``floor`` and >= ``ratio`` times
     the primary score of either of its laws (``orphan_ratio`` times when the law whose best it is has no
     primary link).
@@ -971,7 +986,8 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     best_a = M.max(axis=1)
     best_b = M.max(axis=0)
     # primary candidates, then greedy by (-score, i, j)
-    ci, cj = np.nonzero((M >= config.min_score)
+    mutual = (M >= (best_a - eps)[:, None]) & (M >= (best_b - eps)[None, :])
+    ci, cj = np.nonzero((M >= config.min_score) & (mutual | (M >= config.floor))
                         & ~(M < config.primary_ratio * np.maximum(best_a[:, None], best_b[None, :])))
     cs = M[ci, cj]
     prim_a = np.zeros(na)  # the primary score of each law (0: none), as in the rule's max(..., 0.0)

@@ -337,9 +337,12 @@ def test_whist_seed_pair_dev_gold(dev_results):
     """French rules against short English clauses (law 37's opening, which states the outcome, is not in the
     excerpt).  Measured 0.67 (P 0.57, R 0.80; was 0.20) after sense resolution across languages, whist terms in
     the glossary and the orphan rule; 0.73 (P 0.67, R 0.80) once a link across languages needs two shared
-    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); floors a little below."""
+    concepts that are not in most laws (rule 12 ~ 37(d) rested on "plus"/"more" alone); 0.80 (P 0.80, R 0.80)
+    once a repeated preposition counts once (rule 8 ~ 38 no longer linked); 1.00 once a 1:1 link that is not the
+    mutual best of its laws needs ``floor`` (rule 2 ~ 37(f) at 0.18 dropped, rule 9 ~ 37(f) joins as n:1).  The
+    margins are thin (0.18 and 0.23 around floor 0.2): floors below 1."""
     r = dev_results["whist_fr001_en002.csv"]
-    assert r["f1"] >= 0.7 and r["precision"] >= 0.62 and r["recall"] >= 0.75, r
+    assert r["f1"] >= 0.9 and r["precision"] >= 0.8 and r["recall"] >= 0.95, r
 
 
 def test_french_paraphrase_of_the_english_whist_laws(dev_results):
@@ -401,6 +404,32 @@ def test_a_law_whose_counterpart_is_taken_joins_it_as_n_to_1():
     assert _decide(S, AlignConfig(orphan_ratio=0.8)) == [(0, 0)]
 
 
+def test_a_repeated_preposition_counts_once(resources):
+    """"only after the turn-up ... only after play has begun": a function word (glossary type prep/adv) repeated in a
+    law is syntax, not topic; its count is capped at ``function_max_tf`` (once) while a repeated game term still
+    weighs more (whist fr-001 rule 9's "après" twice was the heaviest concept of the law)."""
+    en = W("en-908", "en", "a", "whist")
+    twice, once = laws_of(en, [(1, "Before the deal, and before the cut, a trick is turned; a trick is quitted."),
+                               (2, "Before the deal a trick is turned.")])
+    capped = AlignModel([twice, once], resources, AlignConfig())
+    assert capped.law_vector(twice)["en:befor"] == capped.law_vector(once)["en:befor"]
+    assert capped.law_vector(twice)["en:trick"] > capped.law_vector(once)["en:trick"]
+    off = AlignModel([twice, once], resources, AlignConfig(function_max_tf=0))
+    assert off.law_vector(twice)["en:befor"] > off.law_vector(once)["en:befor"]
+
+
+def test_a_weak_link_that_is_not_a_mutual_best_needs_the_floor():
+    """Whist fr-001 rule 2 (row 0) has law 37(f) (col 0) as its only candidate (0.18), but 37(f) matches rule 9 (row 1)
+    better (0.23), whose best is law 38 (0.30).  Only a mutual best may be as weak as min_score (0.15): rule 2 ~ 37(f)
+    is below floor (0.2), so 37(f) is left to rule 9 as an n:1 link at orphan_ratio; a lone weak mutual best stays."""
+    from pipeline.align import _decide
+
+    S = [[0.18, 0.0], [0.23, 0.30]]
+    assert _decide(S, AlignConfig()) == [(1, 0), (1, 1)]
+    assert _decide(S, AlignConfig(floor=0.15)) == [(0, 0), (1, 1)]  # the rule before: rule 2 took 37(f)
+    assert _decide([[0.18]], AlignConfig()) == [(0, 0)]
+
+
 def test_french_ne_plus_is_not_the_quantity_more(resources):
     fr = W("fr-907", "fr", "a", "whist")
     a = make_law("whist", fr, 1, 0, "Une fois la carte rentrée dans son jeu, on n'a plus le droit de demander quelle elle est.")
@@ -424,6 +453,8 @@ def _decide_pair_by_pair(S: list[list[float]], config: AlignConfig) -> list[tupl
             break
         if s < config.primary_ratio * max(best_a[i], best_b[j]):
             continue
+        if s < config.floor and not (s >= best_a[i] - eps and s >= best_b[j] - eps):
+            continue  # only a mutual best may be as weak as min_score
         if i not in prim_a and j not in prim_b:
             prim_a[i], prim_b[j] = s, s
             links.add((i, j))

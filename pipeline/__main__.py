@@ -60,13 +60,13 @@ def _cmd_add(args: argparse.Namespace) -> int:
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from .clean import CleanConfig, clean_lines, clean_text, load_resources
+    from .clean import CleanConfig, clean_lines, clean_text, resources_for
     from .files import decode_text
 
     data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
     text = decode_text(data, "<stdin>" if args.file == "-" else args.file)
     config = CleanConfig(join_hyphens=not args.keep_hyphens)
-    resources = load_resources(Path(args.corpus), args.lang, domain=not args.general)
+    resources = resources_for(text, args.lang, "general" if args.general else args.resources, Path(args.corpus), config)
     if args.lines:
         lines = text.split("\n")
         if lines and lines[-1] == "":
@@ -134,7 +134,10 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", required=True, choices=["fr", "en"])
     c.add_argument("--lines", action="store_true", help="clean each line on its own; output has as many lines")
     c.add_argument("--keep-hyphens", action="store_true", help="do not join end-of-line hyphens")
-    c.add_argument("--general", action="store_true", help="general resources only (no card-game lexicon)")
+    c.add_argument("--resources", choices=["auto", "domain", "general"], default="auto",
+                   help="card-game lexicon and witness rules (domain), word lists and OCR data only (general), "
+                        "or domain only when the text is mostly card-game terms (auto, the default)")
+    c.add_argument("--general", action="store_true", help="the same as --resources general")
     c.set_defaults(func=_cmd_clean)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)

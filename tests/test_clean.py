@@ -260,6 +260,9 @@ def test_english_function_words_damaged_into_short_forms():
     assert out == "The report of the committee was read, and the members voted and went home."
     s = "He wrote tho' he was ill, and hurt his toe badly."
     assert clean_text(s, "en", res) == s
+    # "th" lost its e; the ending of an ordinal glued to its digits is no word of a rule
+    out = clean_text("On Tuesday the 17th current th members met at th Town House.", "en", res)
+    assert out == "On Tuesday the 17th current the members met at the Town House."
 
 
 def test_multi_character_confusions_propose_candidates_for_short_tokens():

@@ -221,7 +221,7 @@ def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
 def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: Path, config: AlignConfig = AlignConfig(),
                    extra_laws: Sequence[Law] = ()) -> list[dict]:
     """Score each gold file; ``extra_laws`` (fixture witnesses) join the laws of a gold file that names their witness,
-    and a corpus witness named by a gold file but missing from ``laws`` is segmented on the fly."""
+    and the corpus witnesses of the gold's game missing from ``laws`` are segmented on the fly."""
     witnesses = load_witness_meta(corpus_dir)
     resources = load_resources(corpus_dir)
     have = {l.witness_id for l in laws}
@@ -235,7 +235,9 @@ def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: 
         added = tuple(sorted(w for w in (wa, wb) if w in extra_by_wit))
         key = (game, added)
         if key not in cache:
-            missing = [w for w in (wa, wb) if w not in have and w not in extra_by_wit and w in witnesses]
+            # every corpus witness of the game, as in a build (not only the two the gold names: the alignment is
+            # cached per game and fixture set, and the other golds of the game read it too)
+            missing = [w for w, meta in witnesses.items() if meta.game == game and w not in have and w not in extra_by_wit]
             game_laws = [l for l in laws if l.game == game] + [l for w in added for l in extra_by_wit[w]]
             game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
             cache[key] = align(game_laws, resources, config, witnesses)

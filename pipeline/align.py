@@ -28,9 +28,16 @@ How a pair of laws is scored
   :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
 * Two laws are compared by the cosine of their bags (:func:`similarity`).  Across languages the cosine is 0
   unless they share at least ``min_shared_concepts`` concepts that are not ubiquitous (in at least
-  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language the
-  fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
-  ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
+  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language:
+
+  - two readings of one printed source (``same_text``): the fuzzy similarity of the normalised texts (rapidfuzz
+    ``ratio``) is mixed in at ``same_source_text_weight``;
+  - two other sources (another code or another edition): the concepts are mixed with the IDF-weighted overlap of
+    the content words of the two laws, glossary words or not (:meth:`AlignModel.word_vector`, ``word_weight``), and
+    with the part of the fuzzy ratio above ``text_baseline`` (``text_weight``).  The ratio of any two laws of one
+    language is about 0.4, so mixed in raw it made every unrelated pair a candidate near ``floor``.
+
+  Optional extra scorers
   (:class:`Scorer`, e.g. sentence embeddings) can be mixed in; none is used by default.
 * A weak multiplicative position prior (law numbers, else relative order) breaks ties.
 

@@ -14,7 +14,9 @@ otherwise laws split from the gold reading texts (``--laws gold``) or from the r
 Development golds written by us (``tests/fixtures/align/*.csv``, same format; NOT shared gold) are reported
 separately: the French whist rules fr-001 against Foster's laws en-002, and three small codes written for the purpose
 (``tests/fixtures/align/laws.csv``: a French Écarté code fr-901 against en-003, an English whist code en-901 against
-fr-001, a French whist code fr-903 against en-002) that measure generalisation.  Each development gold is scored on the base laws plus the fixture witnesses it
+fr-001, a French whist code fr-903 against en-002) that measure generalisation; and pairs of two codes in one language
+(whist en-901 ~ en-002, fr-903 ~ fr-001, Écarté fr-901 ~ fr-000), derived by composing those golds through the third
+witness and then read by hand.  Each development gold is scored on the base laws plus the fixture witnesses it
 names; a seed witness missing from the base laws (fr-001, en-002 when laws come from the gold texts) is cleaned and
 segmented on the fly.
 
@@ -350,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"alignment vs shared gold ({shared / 'gold'}; laws from {src})")
     _print_table(result["pairs"])
     print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
-          "fr-901, en-901 and fr-903 are fixture codes in laws.csv there)")
+          "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)")
     _print_table(result["dev_pairs"])
     if args.json is not None:
         write_json_atomic(args.json, result)

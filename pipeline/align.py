@@ -28,9 +28,16 @@ How a pair of laws is scored
   :meth:`AlignModel.resolved_vector`, ``sense_resolution``).  "ne ... plus" (no longer) is not "more".
 * Two laws are compared by the cosine of their bags (:func:`similarity`).  Across languages the cosine is 0
   unless they share at least ``min_shared_concepts`` concepts that are not ubiquitous (in at least
-  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language the
-  fuzzy similarity of the normalised texts (rapidfuzz ``ratio``) is mixed in (``text_weight``;
-  ``same_source_text_weight`` for two readings of one printed source).  Optional extra scorers
+  ``ubiquitous_df`` of the laws: deal, card), so that one distinctive word is not a link by itself.  Within one language:
+
+  - two readings of one printed source (``same_text``): the fuzzy similarity of the normalised texts (rapidfuzz
+    ``ratio``) is mixed in at ``same_source_text_weight``;
+  - two other sources (another code or another edition): the concepts are mixed with the IDF-weighted overlap of
+    the content words of the two laws, glossary words or not (:meth:`AlignModel.word_vector`, ``word_weight``), and
+    with the part of the fuzzy ratio above ``text_baseline`` (``text_weight``).  The ratio of any two laws of one
+    language is about 0.4, so mixed in raw it made every unrelated pair a candidate near ``floor``.
+
+  Optional extra scorers
   (:class:`Scorer`, e.g. sentence embeddings) can be mixed in; none is used by default.
 * A weak multiplicative position prior (law numbers, else relative order) breaks ties.
 
@@ -100,8 +107,18 @@ class AlignConfig:
     ubiquitous_min_laws: int = 10  # ... but only when it is fitted on at least this many laws (in fewer, a shared
     #   word is in most of them by construction)
     # scoring
-    text_weight: float = 0.5  # same language, different sources: weight of fuzzy text similarity (rest: concepts)
-    same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity
+    same_source_text_weight: float = 0.8  # same source (OCR vs modernized reading): weight of text similarity (the
+    #   fuzzy ratio of the two texts; rest: concepts)
+    # same language, different sources (other codes, or other editions): concepts (1 - text_weight - word_weight), ...
+    text_weight: float = 0.2  # ... the fuzzy text similarity above text_baseline ...
+    text_baseline: float = 0.4  # ... the fuzzy ratio of any two laws of one language (0.40-0.45 on the seeds and the
+    #   fixture codes, not linked or linked): only the part above it is evidence, rescaled to 0..1 ...
+    word_weight: float = 0.3  # ... and the IDF-weighted overlap of content words (AlignModel.word_vector), whose
+    #   baseline is near 0.  (Was text 0.5 + concepts 0.5: the ratio's ~0.4 for any two laws made half of every score
+    #   noise, and links between codes of different origin near floor were noise-level.)
+    word_min_len: int = 3  # shorter words are left out of the word overlap ...
+    word_prefix: int = 5  # ... and a word counts by its first this-many letters (lemma or stem, accents removed): a
+    #   crude stemmer for both languages ("retourne", "retournée" -> "retou"; "exposed", "exposure" -> "expos")
     number_weight: float = 1.0  # multiplier of number concepts (cinq/five/5) in the bag
     weak_numbers: tuple[int, ...] = (1,)  # numbers that are mostly articles (un/une "a") ...
     weak_number_factor: float = 0.3  # ... get this factor on top of number_weight
@@ -275,6 +292,7 @@ class _Tok:
     text: str
     fuzzable: bool  # an alphabetic content word that may be looked up fuzzily
     pos: str = ""  # universal part of speech (French, from spaCy); "" when unknown
+    stem: str = ""  # the word's lemma (French) or stem (English), for the word overlap of two laws; "" = not counted
 
 
 _POS_TYPES = {"VERB": "verb", "AUX": "verb", "NOUN": "noun", "PROPN": "noun", "ADJ": "adj"}
@@ -353,6 +371,14 @@ class LawAnalysis:
     # each occurrence of a term with several English equivalents: (its concepts, the share each got);
     # against a law of the other language the occurrence is resolved to the equivalents that law uses
     groups: tuple[tuple[tuple[str, ...], float], ...] = ()
+    # content words (not stop words) by lemma (French) or stem (English), glossary words or not: the word overlap
+    # of two laws of one language (AlignModel.word_vector)
+    words: Mapping[str, float] = field(default_factory=dict)
+
+
+def _fold(word: str) -> str:
+    """A word without its accents ("écarté" -> "ecarte")."""
+    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
 
 
 def _norm_text(text: str) -> str:
@@ -434,7 +460,8 @@ class _LangTables:
                 dv = _digit_value(lower)
                 if dv:
                     keys.add(dv)
-                toks.append(_Tok(frozenset(keys), t.text, t.is_alpha and not t.is_stop, t.pos_))
+                content = t.is_alpha and not t.is_stop
+                toks.append(_Tok(frozenset(keys), t.text, content, t.pos_, _fold(t.lemma_.lower()) if content else ""))
             out.append(toks)
         return out
 
@@ -455,8 +482,9 @@ class _LangTables:
                 for w in _WORD_RE.findall(lower) or [lower]:
                     stem = en_stem(w, forms)
                     parts = stem.split()
+                    content = t.is_alpha and not t.is_stop
                     for p in parts:
-                        toks.append(_Tok(frozenset({p}), t.text, t.is_alpha and not t.is_stop))
+                        toks.append(_Tok(frozenset({p}), t.text, content, "", p if content else ""))
             out.append(toks)
         return out
 
@@ -570,7 +598,7 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                     fuzzy_cache[key] = m[0] if m else None
                 hit = fuzzy_cache[key]
                 if hit:
-                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable, t.pos)  # so that outcome phrases see the repair
+                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable, t.pos, t.stem)  # so that outcome phrases see the repair
                     for term in single.get(hit, ())[:1]:
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
@@ -600,7 +628,8 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                         seen_out.add(c)
                         counts[c] += 1.0
                         labels.setdefault(c, term.label)
-            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, norm, tuple(groups))
+            words = Counter(t.stem[: config.word_prefix or None] for t in toks if len(t.stem) >= config.word_min_len)
+            result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, norm, tuple(groups), dict(words))
     return result
 
 
@@ -658,6 +687,13 @@ class AlignModel:
         common = {c for c, d in df.items() if d >= config.ubiquitous_df * n} if n >= config.ubiquitous_min_laws else set()
         self.ubiquitous = frozenset(common | {f"num:{k}" for k in config.weak_numbers})
         self._vectors: dict[str, dict[str, float]] = {}
+        wdf: dict[str, Counter[str]] = defaultdict(Counter)  # per language: words are compared within one
+        for a in self.analyses.values():
+            wdf[a.lang].update(a.words.keys())
+        self._lang_laws = Counter(a.lang for a in self.analyses.values())
+        self.word_idf = {lang: {w: math.log((1 + self._lang_laws[lang]) / (1 + d)) + config.idf_floor
+                                for w, d in counts.items()} for lang, counts in wdf.items()}
+        self._word_vectors: dict[str, dict[str, float]] = {}
         self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
 
     def forget(self, law_ids: Iterable[str]) -> None:
@@ -666,6 +702,7 @@ class AlignModel:
             self.analyses.pop(lid, None)
             self.laws.pop(lid, None)
             self._vectors.pop(lid, None)
+            self._word_vectors.pop(lid, None)
 
     def _weight(self, c: str) -> float:
         w = self._weights.get(c)
@@ -711,6 +748,39 @@ class AlignModel:
         vec = self._weigh(an.concepts)
         self._vectors[lid] = vec
         return vec
+
+    def word_vector(self, law: Law | str) -> dict[str, float]:
+        """The content words of a law (glossary words or not), TF-IDF weighted over the laws the model is fitted on:
+        within one language, what two codes of different origin share beyond the glossary ("partner", "shuffle",
+        "twelve").  A word found in most laws weighs little, so two unrelated laws score near 0 (the fuzzy ratio of
+        two texts is about 0.4 for any two laws)."""
+        lid = law if isinstance(law, str) else law.id
+        vec = self._word_vectors.get(lid)
+        if vec is None:
+            self.law_vector(law)  # analyses a new law
+            an = self.analyses[lid]
+            idf = self.word_idf.get(an.lang, {})
+            default_idf = math.log(1 + self._lang_laws[an.lang]) + self.config.idf_floor
+            vec = {w: (1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf) * idf.get(w, default_idf)
+                   for w, tf in an.words.items() if tf > 1e-9}
+            self._word_vectors[lid] = vec
+        return vec
+
+    def _same_language(self, cs: float, ts: float, ws: float, kind: str) -> float:
+        """The score of two laws of one language from their concept cosine ``cs``, text similarity ``ts`` and word
+        overlap ``ws`` (the formula of :meth:`matrix` and :meth:`score`)."""
+        cfg = self.config
+        if kind == "same_text":
+            tw = cfg.same_source_text_weight
+            return tw * ts + (1 - tw) * cs
+        b = cfg.text_baseline
+        if isinstance(ts, float):
+            above = max(0.0, (ts - b) / (1 - b))
+        else:
+            import numpy as np
+
+            above = np.maximum(0.0, (ts - b) / (1 - b))
+        return cfg.text_weight * above + cfg.word_weight * ws + (1 - cfg.text_weight - cfg.word_weight) * cs
 
     def _weigh(self, counts: Mapping[str, float]) -> dict[str, float]:
         default_idf = math.log(1 + len(self.analyses)) + self.config.idf_floor
@@ -905,10 +975,25 @@ class AlignModel:
                 s = s * np.array([[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols]
                                   for a in rows])
         if rows and cols and rows[0].lang == cols[0].lang:
-            tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
             ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
                        scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
-            s = tw * ts + (1 - tw) * s
+            ws = 0.0
+            if kind != "same_text" and cfg.word_weight:
+                wvocab: dict[str, int] = {}
+                for law in (*rows, *cols):
+                    for w in self.word_vector(law):
+                        wvocab.setdefault(w, len(wvocab))
+
+                def wdense(laws: Sequence[Law]) -> "np.ndarray":
+                    m = np.zeros((len(laws), max(1, len(wvocab))))
+                    for i, law in enumerate(laws):
+                        for w, x in self.word_vector(law).items():
+                            m[i, wvocab[w]] = x
+                    norms = np.linalg.norm(m, axis=1, keepdims=True)
+                    return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+
+                ws = wdense(rows) @ wdense(cols).T
+            s = self._same_language(s, ts, ws, kind)
         if cfg.position_weight:
             prior = self._position_priors(rows, cols)
             s = s * (1 - cfg.position_weight + cfg.position_weight * prior)
@@ -927,10 +1012,12 @@ class AlignModel:
             parts = [f"concepts 0 (fewer than {cfg.min_shared_concepts} distinctive shared)"]
         s = cos
         if a.lang == b.lang:
-            tw = cfg.same_source_text_weight if kind == "same_text" else cfg.text_weight
             ts = text_similarity(self.analyses[a.id].norm_text, self.analyses[b.id].norm_text)
-            s = tw * ts + (1 - tw) * cos
+            ws = similarity(self.word_vector(a), self.word_vector(b)) if kind != "same_text" and cfg.word_weight else 0.0
+            s = self._same_language(cos, ts, ws, kind)
             parts.append(f"text {ts:.2f}")
+            if kind != "same_text" and cfg.word_weight:
+                parts.append(f"words {ws:.2f}")
         if cfg.scorers:
             extra = [min(1.0, max(0.0, sc.score(a, b))) for sc in cfg.scorers]
             m = sum(extra) / len(extra)

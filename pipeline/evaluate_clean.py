@@ -9,6 +9,8 @@ Beside our cleaner, the same texts are run through symspellpy (lookup of every t
 lexicon) and pyspellchecker (correction of every unknown token).  The metric is the gold's ``cer.py``
 (its ``normalise`` is imported); micro CER = sum of Levenshtein distances / sum of gold lengths.
 Writes ``outputs/eval/cleaning.json`` (atomic).  ``SHARED_DIR`` defaults to ``../shared`` beside the project.
+``--sets PATH[:LANG] ...`` scores other OCR sets the same way as the ICDAR 2017 ones (a TSV of sentence
+pairs, or a folder of ICDAR 2019 files) and only prints the table.
 """
 from __future__ import annotations
 
@@ -55,6 +57,51 @@ def read_icdar(path: Path) -> list[tuple[str, str]]:
         r = csv.reader(f, delimiter="\t", quoting=csv.QUOTE_NONE)
         next(r)
         return [(row[1], row[2]) for row in r if len(row) >= 3]
+
+
+ICDAR2019_LINES = ("[OCR_toInput] ", "[OCR_aligned] ", "[ GS_aligned] ")
+
+
+def read_icdar2019(path: Path) -> tuple[str, str]:
+    """One file of the ICDAR 2019 post-OCR format: (OCR text, gold text).  The aligned lines pad with
+    ``@``; ``#`` in the gold marks characters without gold, which the official evaluation ignores: they
+    are cut from both texts here."""
+    lines = {ln[:14]: ln[14:] for ln in path.read_text(encoding="utf-8").splitlines() if ln[:14] in ICDAR2019_LINES}
+    if len(lines) != 3 or len(lines[ICDAR2019_LINES[1]]) != len(lines[ICDAR2019_LINES[2]]):
+        raise ValueError(f"{path}: not an ICDAR 2019 post-OCR file (want the lines {', '.join(repr(x.strip()) for x in ICDAR2019_LINES)}, the two aligned ones of equal length)")
+    ocr_al, gold_al = lines[ICDAR2019_LINES[1]], lines[ICDAR2019_LINES[2]]
+    ocr = "".join(o for o, g in zip(ocr_al, gold_al) if g != "#" and o != "@")
+    gold = "".join(g for g in gold_al if g not in "@#")
+    return ocr, gold
+
+
+LANG_NAMES = {"fr": "fr", "fre": "fr", "fra": "fr", "french": "fr", "en": "en", "eng": "en", "english": "en"}
+
+
+def read_ocr_set(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
+    """``PATH[:LANG]`` -> (name, language, (OCR, gold) pairs): a TSV of ``id, input, output`` (ICDAR 2017
+    sentence pairs) or a folder of ICDAR 2019 files (``*.txt``, searched recursively).  The language is
+    LANG, or read from the nearest part of the path that names one (fr, fre, french, en, eng, english ...)."""
+    path_s, _, lang = spec.rpartition(":") if regex.fullmatch(r".+:[a-z]+", spec) else (spec, "", "")
+    path = Path(path_s)
+    for part in reversed(path.resolve().parts) if not lang else ():
+        found = {LANG_NAMES[w] for w in regex.split(r"[^a-z]+", part.lower()) if w in LANG_NAMES}
+        if len(found) == 1:
+            lang = found.pop()  # the nearest part of the path that names one language
+            break
+    if not lang:
+        raise ValueError(f"{spec}: give the set's language, as PATH:fr or PATH:en")
+    if lang not in ("fr", "en"):
+        raise ValueError(f"{spec}: language {lang!r}: want fr or en")
+    if path.is_file():
+        pairs = read_icdar(path)
+    elif path.is_dir():
+        pairs = [read_icdar2019(f) for f in sorted(path.rglob("*.txt"))]
+    else:
+        raise ValueError(f"{path}: no such file or folder")
+    if not pairs:
+        raise ValueError(f"{path}: no OCR/gold pairs in it")
+    return path.name, lang, pairs
 
 
 def error_stats(pairs: list[tuple[str, str, str]]) -> dict:
@@ -190,6 +237,41 @@ def law_number_normalisation(text: str) -> str:
     return LAWNUM.sub(fix, text)
 
 
+def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple]:
+    """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
+    our cleaner with hyphen joining off (such gold keeps line-break hyphens) and general resources only,
+    then symspellpy and pyspellchecker (distance 1) on the same texts."""
+    icfg = replace(cfg, join_hyphens=False)
+    res = general_resources(lang)
+    w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
+    t0 = time.perf_counter()
+    outs, ncorr, nflag = [], 0, 0
+    for ocr, _ in data:
+        cl = clean(WitnessText(w, ocr), res, icfg)
+        outs.append(cl.text)
+        ncorr += len(cl.corrections)
+        nflag += len(cl.flags)
+    dt = time.perf_counter() - t0
+    rows = [(name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)]
+    rows.append((name, "symspellpy", error_stats([(o, symspell_text(o, lang), g) for o, g in data]), None, None, None))
+    cache: dict = {}
+    t0 = time.perf_counter()
+    rows.append((name, "pyspellchecker(d=1)", error_stats([(o, pyspell_text(o, lang, cache, 1), g) for o, g in data]), time.perf_counter() - t0, None, None))
+    print(f"... {name} done", file=sys.stderr, flush=True)
+    return rows
+
+
+def print_rows(rows: list[tuple]) -> None:
+    hdr = f"{'set':22} {'method':20} {'CER before':>10} {'CER after':>10} {'rel.red':>8} {'WER bef':>8} {'WER aft':>8} {'right->wrong':>13} {'rate':>7}"
+    print(hdr)
+    print("-" * len(hdr))
+    for name, method, st, dt, nc, nf in rows:
+        print(
+            f"{name:22} {method:20} {st['cer_before']*100:9.2f}% {st['cer_after']*100:9.2f}% {st['cer_rel_reduction']*100:7.1f}% "
+            f"{st['wer_before']*100:7.2f}% {st['wer_after']*100:7.2f}% {st['right_made_wrong']:6d}/{st['right_tokens']:<6d} {st['right_made_wrong_rate']*100:6.2f}%"
+        )
+
+
 def run(out_path: Path | None = None, quick: bool = False) -> dict:
     corpus = DEFAULT_CORPUS
     results = {"sets": [], "config": {}, "notes": []}
@@ -207,36 +289,11 @@ def run(out_path: Path | None = None, quick: bool = False) -> dict:
         rows.append((name, "symspellpy", error_stats([(raw, symspell_text(raw, lang), gold)]), None, None, None))
         rows.append((name, "pyspellchecker", error_stats([(raw, pyspell_text(raw, lang, {}), gold)]), None, None, None))
     icdar = shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs"
-    icfg = replace(cfg, join_hyphens=False)
     for lang, fname in (("fr", "ICDAR2017_fre_periodical_dev.tsv"), ("en", "ICDAR2017_eng_periodical_dev.tsv")):
         data = read_icdar(icdar / fname)
-        if quick:
-            data = data[:300]
-        res = general_resources(lang)
-        w = Witness(id="icdar", file="-", game="ecarte", lang=lang, kind="ocr", title="icdar")
-        t0 = time.perf_counter()
-        outs, ncorr, nflag = [], 0, 0
-        for ocr, _ in data:
-            cl = clean(WitnessText(w, ocr), res, icfg)
-            outs.append(cl.text)
-            ncorr += len(cl.corrections)
-            nflag += len(cl.flags)
-        dt = time.perf_counter() - t0
-        name = f"icdar2017-{lang}-dev"
-        rows.append((name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag))
-        rows.append((name, "symspellpy", error_stats([(o, symspell_text(o, lang), g) for o, g in data]), None, None, None))
-        cache: dict = {}
-        t0 = time.perf_counter()
-        rows.append((name, "pyspellchecker(d=1)", error_stats([(o, pyspell_text(o, lang, cache, 1), g) for o, g in data]), time.perf_counter() - t0, None, None))
-        print(f"... {name} done", file=sys.stderr, flush=True)
-    hdr = f"{'set':22} {'method':20} {'CER before':>10} {'CER after':>10} {'rel.red':>8} {'WER bef':>8} {'WER aft':>8} {'right->wrong':>13} {'rate':>7}"
-    print(hdr)
-    print("-" * len(hdr))
+        rows += score_ocr_set(f"icdar2017-{lang}-dev", lang, data[:300] if quick else data, cfg)
+    print_rows(rows)
     for name, method, st, dt, nc, nf in rows:
-        print(
-            f"{name:22} {method:20} {st['cer_before']*100:9.2f}% {st['cer_after']*100:9.2f}% {st['cer_rel_reduction']*100:7.1f}% "
-            f"{st['wer_before']*100:7.2f}% {st['wer_after']*100:7.2f}% {st['right_made_wrong']:6d}/{st['right_tokens']:<6d} {st['right_made_wrong_rate']*100:6.2f}%"
-        )
         results["sets"].append({"set": name, "method": method, **st, "seconds": dt, "corrections": nc, "flags": nf})
     results["notes"] = [
         "ICDAR sets: join_hyphens=False (the gold keeps line-break hyphens), general resources only (no domain lexicon).",
@@ -262,5 +319,26 @@ def write_json_atomic(path: Path, data: dict) -> None:
     os.replace(tmp, path)
 
 
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
+    p = argparse.ArgumentParser(prog="python -m pipeline.evaluate_clean", description=__doc__.splitlines()[0])
+    p.add_argument("--quick", action="store_true", help="the first 300 sentences of each ICDAR 2017 set only")
+    p.add_argument("--sets", nargs="+", metavar="PATH[:LANG]",
+                   help="score these OCR sets instead (a TSV of id, input, output, or a folder of ICDAR 2019 files), "
+                        "the same way as the ICDAR 2017 sets; prints the table, writes nothing")
+    args = p.parse_args(argv)
+    if args.sets:
+        try:
+            sets = [read_ocr_set(spec) for spec in args.sets]
+        except (ValueError, OSError, UnicodeDecodeError) as e:
+            print(f"error: {e}", file=sys.stderr)
+            return 2
+        print_rows([row for name, lang, pairs in sets for row in score_ocr_set(name, lang, pairs)])
+        return 0
+    run(quick=args.quick)
+    return 0
+
+
 if __name__ == "__main__":
-    run(quick="--quick" in sys.argv)
+    sys.exit(main())

@@ -73,3 +73,27 @@ def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys,
                           "--scheduler", "tcp://127.0.0.1:9"], capsys)
     assert status == 2 and err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
     assert not (tmp_path / "o").exists()
+
+
+def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
+    # an ICDAR 2019 post-OCR file: @ pads the alignment, # marks characters without gold (cut from both)
+    from pipeline.evaluate_clean import main as evaluate, read_icdar2019
+
+    d = tmp_path / "english"
+    d.mkdir()
+    (d / "1.txt").write_text(
+        "[OCR_toInput] Xy The dealer tbe card was faced\n"
+        "[OCR_aligned] Xy The dealer tbe card was faced\n"
+        "[ GS_aligned] ## The dealer the card was faced\n", encoding="utf-8")
+    assert read_icdar2019(d / "1.txt") == (" The dealer tbe card was faced", " The dealer the card was faced")
+    assert evaluate(["--sets", str(d)]) == 0  # language read from the folder's name
+    out = capsys.readouterr().out
+    row = [ln for ln in out.splitlines() if ln.startswith("english") and " clean " in ln][0]
+    assert row.split()[2:4] == ["3.45%", "0.00%"]  # 1 error in 29 gold characters, repaired
+    (tmp_path / "set").mkdir()
+    assert evaluate(["--sets", str(tmp_path / "set")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "PATH:fr or PATH:en" in err
+    (tmp_path / "set" / "bad.txt").write_text("no format here\n", encoding="utf-8")
+    assert evaluate(["--sets", str(tmp_path / "set") + ":en"]) == 2
+    assert "not an ICDAR 2019 post-OCR file" in capsys.readouterr().err

@@ -954,23 +954,28 @@ class AlignModel:
         cfg = self.config
         if cfg.scorers:
             return np.array([[self.score(a, b, None, (len(rows), len(cols)))[0] for b in cols] for a in rows])
-        vocab: dict[str, int] = {}
-        for law in (*rows, *cols):
-            for c in self.law_vector(law):
-                vocab.setdefault(c, len(vocab))
 
-        def dense(laws: Sequence[Law]) -> "np.ndarray":
-            m = np.zeros((len(laws), max(1, len(vocab))))
-            for i, law in enumerate(laws):
-                for c, w in self.law_vector(law).items():
-                    m[i, vocab[c]] = w
-            norms = np.linalg.norm(m, axis=1, keepdims=True)
-            return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+        def cosines(vector) -> "np.ndarray":
+            """Cosine similarity of every row law with every column law, over ``vector(law)`` (a sparse dict)."""
+            vocab: dict[str, int] = {}
+            for law in (*rows, *cols):
+                for c in vector(law):
+                    vocab.setdefault(c, len(vocab))
+
+            def dense(laws: Sequence[Law]) -> "np.ndarray":
+                m = np.zeros((len(laws), max(1, len(vocab))))
+                for i, law in enumerate(laws):
+                    for c, w in vector(law).items():
+                        m[i, vocab[c]] = w
+                norms = np.linalg.norm(m, axis=1, keepdims=True)
+                return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
+
+            return dense(rows) @ dense(cols).T
 
         if cfg.sense_resolution and rows and cols and rows[0].lang != cols[0].lang:
             s = self._resolved_similarities(rows, cols)
         else:
-            s = dense(rows) @ dense(cols).T
+            s = cosines(self.law_vector)
             if rows and cols and rows[0].lang != cols[0].lang and cfg.min_shared_concepts > 1:
                 s = s * np.array([[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols]
                                   for a in rows])
@@ -979,20 +984,7 @@ class AlignModel:
                        scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
             ws = 0.0
             if kind != "same_text" and cfg.word_weight:
-                wvocab: dict[str, int] = {}
-                for law in (*rows, *cols):
-                    for w in self.word_vector(law):
-                        wvocab.setdefault(w, len(wvocab))
-
-                def wdense(laws: Sequence[Law]) -> "np.ndarray":
-                    m = np.zeros((len(laws), max(1, len(wvocab))))
-                    for i, law in enumerate(laws):
-                        for w, x in self.word_vector(law).items():
-                            m[i, wvocab[w]] = x
-                    norms = np.linalg.norm(m, axis=1, keepdims=True)
-                    return np.divide(m, norms, out=np.zeros_like(m), where=norms > 0)
-
-                ws = wdense(rows) @ wdense(cols).T
+                ws = cosines(self.word_vector)
             s = self._same_language(s, ts, ws, kind)
         if cfg.position_weight:
             prior = self._position_priors(rows, cols)

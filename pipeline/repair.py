@@ -587,12 +587,7 @@ class Repairer:
                                 nxt.append((u, c0 + c))
                             i = v.find(p, i + 1)
                 frontier = nxt
-            pairs = []
-            for w in seen:
-                if w != lw and w in vocab:
-                    c = self.channel.cost(lw, w, cut)
-                    if c <= cut:
-                        pairs.append((w, c))
+            pairs = [(w, c) for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab) if c <= cut]
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:

@@ -115,6 +115,9 @@ class CleanConfig:
     elision_min_word: int = 4  # s^a...: one-letter elision + debris + a letters-only word this long is an elision
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
     merge_min_zipf: float = 3.0
+    lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen
+    lost_hyphen_min_zipf: float = 3.0  # ... when a part is a fragment and the join is this frequent
+    lost_hyphen_margin: float = 2.5  # ... or two known words whose join general print has 10^2.5 x as often as the pair
     join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
     # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
     general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN
@@ -267,9 +270,8 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
             clean_toks.append((s, e, t))
     lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
     edits: list[Edit] = []
-    if not real_words and cfg.join_hyphens:
-        # words split at a lost line break are hyphenation's business: off when hyphens are kept
-        edits.extend(merge_edits(text, rep, clean_toks))
+    if not real_words:
+        edits.extend(merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens))
     merged_at = {e.start for e in edits}
     busy = set()
     for e in edits:

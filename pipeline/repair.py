@@ -667,27 +667,66 @@ class Context:
         return self.doc.get(w, 0) + self.other_uni.get(w, 0) - (1 if observed else 0)
 
 
-def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]]) -> list[Edit]:
+def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False) -> list[Edit]:
     """Words split by OCR (``ma nière`` -> ``manière``): two neighbours on one line whose join is a word
-    while one of them is not."""
+    while one of them is not.
+
+    With ``keep_hyphens`` (a text whose printed line-end hyphens are kept, its lines run together) a split
+    whose two parts both have ``lost_hyphen_min_part`` letters is a line-end hyphen the OCR lost
+    (``pro vide`` -> ``pro- vide``: a printer never leaves one letter alone at a line end) when
+    :func:`lost_hyphen` finds evidence; a split that leaves one letter alone (``w hich``) is a stray space
+    and is joined."""
     cfg = rep.cfg
+    bg = rep.bigrams if keep_hyphens else None
+    zipf, domain, general = rep.zipf, rep.domain, bg.words if bg is not None else {}
     out = []
-    i = 0
-    while i < len(spans) - 1:
+    # most neighbours' join is no word: only the others are looked at
+    joins = [(x[2] + y[2]).lower() for x, y in zip(spans, spans[1:])]
+    busy = -1
+    for i in [i for i, j in enumerate(joins) if j in zipf or j in general or j in domain]:
         s1, e1, a = spans[i]
         s2, e2, b = spans[i + 1]
-        if text[e1:s2] == " " and a.isalpha() and b.isalpha() and b[:1].islower():
-            la, lb = a.lower(), b.lower()
-            j = la + lb
-            ok_a, ok_b = rep.is_word(la), rep.is_word(lb)
-            if (not ok_a or not ok_b) and not (rep.protected(la) or rep.protected(lb)):
-                zj = rep.zipf_of(j)
-                if (zj >= cfg.merge_min_zipf or j in rep.domain) and min(len(la), len(lb)) >= 1:
-                    out.append(Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if ok_a else a + ' '}{'' if ok_b else b}not a word"))
-                    i += 2
-                    continue
-        i += 1
+        if i == busy or not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b[:1].islower()):
+            continue
+        la, lb, j = a.lower(), b.lower(), joins[i]
+        if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
+            why = lost_hyphen(rep, bg, la, lb)
+            if why and not (rep.protected(la) or rep.protected(lb)):
+                out.append(Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored"))
+                busy = i + 1
+        elif (not rep.is_word(la) or not rep.is_word(lb)) and not (rep.protected(la) or rep.protected(lb)):
+            zj = rep.zipf_of(j)
+            if zj >= cfg.merge_min_zipf or j in domain:
+                why = f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if rep.is_word(la) else a + ' '}{'' if rep.is_word(lb) else b}not a word"
+                out.append(Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), why))
+                busy = i + 1
     return out
+
+
+def lost_hyphen(rep: Repairer, bg, la: str, lb: str) -> str | None:
+    """Evidence that ``la lb`` is one word whose line-end hyphen the OCR lost (None: two words).
+
+    A part that no lexicon knows, or that the general corpus ``bg`` never prints alone (``ing``, ``ment``,
+    ``pre``: fragments a web word list keeps), is a fragment: the join must be a word
+    (``lost_hyphen_min_zipf``).  Two real words are one only when ``bg`` prints the join
+    ``lost_hyphen_margin`` (log10) more often than the pair (``govern ment``, ``dis covered``; not
+    ``any one``, ``some one``, ``every day``)."""
+    cfg = rep.cfg
+    j = la + lb
+    zj = rep.zipf.get(j, 0.0)
+    if zj < cfg.lost_hyphen_min_zipf and (bg is None or j not in bg.words) and j not in rep.domain:
+        return None  # (most neighbours: their join is no word)
+    frag = [x for x in (la, lb) if not rep.is_word(x) or (bg is not None and x not in bg.words)]
+    if frag:
+        if zj >= cfg.lost_hyphen_min_zipf or j in rep.domain:
+            return f"{la!r}+{lb!r} -> {j!r} (zipf {zj:.2f}); {' '.join(frag)} not a word"
+        return None
+    if bg is None or j not in bg.words:
+        return None
+    gap = bg.words[j] + bg.log_scale - bg.pair(la, lb, cfg.bigram_unseen)
+    if gap >= cfg.lost_hyphen_margin:
+        return f"{j!r} {gap:.1f} (log10) commoner than {la + ' ' + lb!r} in general print"
+    return None
 
 
 # ---- context from general word-pair counts (lexicon.bigram_model) ---------------------------------------

@@ -121,6 +121,27 @@ def test_hyphen_joins_and_real_compounds(en, fr):
     assert "appli- cable" in c.text
 
 
+def test_hyphens_kept_a_lost_line_end_hyphen_is_restored_a_stray_space_joined():
+    """Text whose lines were run together with their hyphens kept (ICDAR-style gold): a word the OCR split
+    where a line ended gets its hyphen back; one letter left alone is a stray space; two words stay."""
+    res = general_resources("en")
+    w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
+
+    def keep(text):
+        return clean(WitnessText(w, text), res, CleanConfig(join_hyphens=False))
+
+    c = keep("it was indispensable to pro vide the means")
+    assert "to pro- vide the" in c.text
+    assert any(k.method == "lexicon:lost-hyphen" and k.after == "- " for k in c.corrections)
+    assert "the Govern- ment, although" in keep("impossible for the Govern ment, although supported").text
+    assert "dis- covered the" in keep("he then dis covered the error").text
+    assert "which was" in keep("the point w hich was made").text
+    for kept in ("if any one of them revokes", "he played every day of the year", "some one must deal"):
+        assert keep(kept).text == kept
+    # the reading text of a witness (hyphens joined) merges the split instead
+    assert "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text
+
+
 def test_web_debris_lines_are_removed(en):
     raw = "Читать книгу Hoyle's Games - Страница 24\n\n38. The deal stands.\n\nConsult me"
     c = run(raw, en, "en")

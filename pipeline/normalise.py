@@ -175,6 +175,14 @@ def _known_head(words: list[str], lex: LexiconData, max_dist: int) -> str:
     return best if bd <= max_dist else ""
 
 
+def _interrupts(spans: list[tuple[int, int, str]], k: int) -> bool:
+    """Whether line ``k`` stands inside a sentence: the text before it runs on (a hyphen, a letter, a comma)
+    and the text after it goes on in lower case."""
+    before = next((l.strip() for _, _, l in reversed(spans[:k]) if l.strip()), "")
+    after = next((l.strip() for _, _, l in spans[k + 1 :] if l.strip()), "")
+    return bool(before and after) and before[-1] not in ".!?:;»”)" and after[:1].islower()
+
+
 def pass_running_heads(
     text: str, lex: LexiconData, cfg, to_raw: Callable[[int, int], tuple[int, int]]
 ) -> tuple[list[Edit], list[PendingBreak]]:
@@ -187,7 +195,11 @@ def pass_running_heads(
     spans = list(_line_spans(text))
     from collections import Counter
 
-    short_counts = Counter(fold(l.strip()) for _, _, l in spans if 0 < len(l.strip()) <= cfg.head_max_len)
+    short = [l.strip() for _, _, l in spans if 0 < len(l.strip()) <= cfg.head_max_len]
+    short_counts = Counter(map(fold, short))
+    # the text of the short lines that start or end with a number: a running head comes back page after page
+    head_counts = Counter(fold(" ".join(rest)) for ws in map(str.split, short) if len(ws) > 1
+                          for tok, rest in ((ws[0], ws[1:]), (ws[-1], ws[:-1])) if pn.read(tok.strip(".,")) is not None)
     for k, (s, e, line) in enumerate(spans):
         st = line.strip()
         if not st or len(st) > cfg.head_max_len or len(spans) == 1:
@@ -208,9 +220,10 @@ def pass_running_heads(
                         page, why = p, "page-number line"
                     break
                 known = _known_head(rest, lex, cfg.head_max_dist)
-                repeated = short_counts.get(fold(st), 0) >= 2
+                repeated = short_counts.get(fold(st), 0) >= 2 or head_counts.get(fold(" ".join(rest)), 0) >= 2
                 strong_num = pn.real_digits(tok) >= cfg.min_real_digits or any(not c.isalnum() for c in tok)
-                if known or (_headish(rest) and (strong_num or repeated)):
+                # a head met once must cut a sentence in two (a newspaper's "Jean FREVILLE. 6" signs an article)
+                if known or (_headish(rest) and (repeated or (strong_num and _interrupts(spans, k)))):
                     page = p
                     head = known or " ".join(rest).upper()
                     why = "page number with running head" + (f" (known head {known!r})" if known else "")

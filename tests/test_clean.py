@@ -102,6 +102,17 @@ def test_running_head_line_becomes_page_break_and_split_word_is_joined(fr):
     assert {"running_head", "hyphenation"} <= kinds
 
 
+def test_running_heads_of_an_unknown_book_go_a_signed_article_stays(en, fr):
+    """A head the lexicon does not know is a head when it comes back page after page (or cuts a sentence);
+    a short line ending in a number met once, between sentences, is text."""
+    raw = ("The dealer deals the cards one at a time.\nHOYLE'S GAMES. 45\nEach player receives thirteen.\n"
+           "The last card is turned up.\nHOYLE'S GAMES. 47\nIt is the trump.")
+    c = run(raw, en, "en")
+    assert "HOYLE" not in c.text and [p.page for p in c.page_breaks] == ["45", "47"]
+    c = run("Le conseil a voté le budget de la ville.\nJean FREVILLE. 6\nLa séance est levée à minuit.", fr)
+    assert "Jean FREVILLE. 6" in c.text and not c.page_breaks
+
+
 def test_page_number_between_dashes_and_inline_head(fr, en):
     c = run("ni les trois autres\n— l4 —\njoueurs n'ont leur nombre juste.", fr)
     assert c.page_breaks and c.page_breaks[0].page == "14"

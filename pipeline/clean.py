@@ -27,6 +27,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import regex
@@ -45,7 +46,7 @@ from .normalise import (
     pass_inword_debris,
     pass_running_heads,
 )
-from .repair import APOS, JUNK, TOKEN_RE, Context, Repairer, bigram_edits, case_like, merge_edits
+from .repair import APOS, JUNK, TOKEN_SPLIT, Context, Repairer, bigram_edits, case_like, merge_edits, stripped_spans
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT_ROOT / "corpus"
@@ -255,29 +256,19 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
     ctx = Context(rep, text, cfg.use_context)
     if real_words and not ctx.pool:
         return  # (too little text to be evidence: the same)
-    # strip leading/trailing apostrophes and guillemets from tokens
-    clean_toks = []
-    edge = APOS + "»"
-    for m in TOKEN_RE.finditer(text):
-        t = m.group()
-        s, e = m.start(), m.end()
-        if t[0] in edge or t[-1] in edge:
-            u = t.lstrip(edge)
-            s += len(t) - len(u)
-            t = u.rstrip(edge)
-            e = s + len(t)
-        if t:
-            clean_toks.append((s, e, t))
+    # the tokens, leading/trailing apostrophes and guillemets stripped
+    clean_toks = stripped_spans(TOKEN_SPLIT, text, APOS + "»", rep.memo("word_tokens"))
     lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
     edits: list[Edit] = []
     if not real_words:
         edits.extend(merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens))
     merged_at = {e.start for e in edits}
     busy = set()
-    for e in edits:
-        for k, (s, en, _) in enumerate(clean_toks):
-            if en == e.start or s == e.end:
-                busy.add(k)
+    if edits:  # the tokens a merge joins: the one ending where it starts, the one starting where it ends
+        by_end = {en: k for k, (_, en, _) in enumerate(clean_toks)}
+        by_start = {s: k for k, (s, _, _) in enumerate(clean_toks)}
+        for e in edits:
+            busy.update(k for k in (by_end.get(e.start), by_start.get(e.end)) if k is not None)
     # without a witness pool a token whose every part is a frequent or protected word is kept as printed
     # (Repairer.decide returns None at once, no elision fix): skip it before any other work
     inert = rep.memo("inert_tokens") if not ctx.pool else None
@@ -343,10 +334,12 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
 from rapidfuzz.distance import Levenshtein
 
 PRINTED_TOKEN = regex.compile(r"\S+")
+PRINTED_SPLIT = regex.compile(r"(\S+)")
 EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
+PHRASE_CLAUSE = regex.compile(r"\s*+(?:\p{L}[\p{L}'’]*+\s*+)*+")  # a clause of phrase words only
 CLAUSE_BREAK = regex.compile(r"[.,;:!?»«()\[\]—\n]+")
 APOS_SPLIT = regex.compile(r"['’]")
 
@@ -361,7 +354,7 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     runs = []
     for clause in CLAUSE_BREAK.split(text.lower().replace("’", "'")):
         toks = clause.split()
-        if not all(t.isalpha() or PHRASE_WORD.fullmatch(t) for t in toks):
+        if not PHRASE_CLAUSE.fullmatch(clause):
             # keep the runs of clean words only
             cur = []
             for t in toks:
@@ -385,10 +378,11 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
             break
         counts = Counter()
         for run in runs:
-            for i in range(len(run) - n + 1):
-                a, b = tuple(run[i : i + n - 1]), tuple(run[i + 1 : i + n])
-                if a in frequent and b in frequent:
-                    counts[a + b[-1:]] += 1
+            if len(run) < n:
+                continue
+            shorter = list(zip(*(run[j:] for j in range(n - 1))))  # the run's (n-1)-grams
+            ok = [g in frequent for g in shorter]
+            counts.update([shorter[i] + shorter[i + 1][-1:] for i in range(len(ok) - 1) if ok[i] and ok[i + 1]])
         frequent = {g: c for g, c in counts.items() if c >= k}
         out.update(frequent)
     return out
@@ -423,32 +417,26 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     ``phrase_min_count`` times, when the known words of the window match the n-gram's words exactly
     and the damaged part is a cheap, clearly best reading (``soa choix`` -> ``son choix``,
     ``dutalop`` -> ``du talon``, ``teni^le coup`` -> ``tenir le coup``)."""
-    grams = _phrase_ngrams(text, cfg)
-    if not grams:
-        return []
+    # the printed tokens without edge punctuation (an empty core stands for a token of punctuation only)
+    parts = PRINTED_SPLIT.split(text)
+    printed = parts[1::2]
+    strip = rep.memo("phrase_tokens")
+    for t in set(printed).difference(strip):
+        u = t.lstrip(EDGE_PUNCT)
+        strip[t] = (len(t) - len(u), u.rstrip(EDGE_PUNCT))
     memo = rep.memo("phrase_damage")
-
-    def damage(t: str) -> bool | str:
-        d = memo.get(t)
+    toks = []  # (start, end, core, damaged or None for punctuation only)
+    for s, (off, core) in zip(list(accumulate(map(len, parts)))[0::2], map(strip.__getitem__, printed)):
+        d = memo.get(core)
         if d is None:
-            d = memo[t] = _phrase_damage(t, rep)
-        return d
-
-    toks = []  # (start, end, core, damaged)
-    for m in PRINTED_TOKEN.finditer(text):
-        s, e, t = m.start(), m.end(), m.group()
-        if t[0] in EDGE_PUNCT or t[-1] in EDGE_PUNCT:
-            u = t.lstrip(EDGE_PUNCT)
-            s += len(t) - len(u)
-            t = u.rstrip(EDGE_PUNCT)
-            e = s + len(t)
-        if not t:
-            toks.append((s, e, t, None))
-            continue
-        toks.append((s, e, t, damage(t)))
+            d = memo[core] = _phrase_damage(core, rep) if core else None
+        toks.append((s + off, s + off + len(core), core, d))
     dmgs = [x[3] for x in toks]
     if not any(dmgs):
         return []  # no damaged token: nothing to repair
+    grams = _phrase_ngrams(text, cfg)
+    if not grams:
+        return []
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})

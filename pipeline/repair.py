@@ -31,7 +31,22 @@ from .edits import Edit
 JUNK = "^*|$%»"
 # (a run of word characters is one step of the loop, not one step each: the same tokens, found faster)
 TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]+|(?<=\p{L})\d(?=\p{L}))+(?:-[\p{L}\p{M}^*|$%»'’]+)*")
+TOKEN_SPLIT = regex.compile(f"({TOKEN_RE.pattern})")  # (TOKEN_RE as a group: a split alternates gaps and tokens)
 APOS = "'’"
+
+
+def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int, int, str]]:
+    """(start, end, token) of the tokens of ``text`` with the ``edge`` characters stripped from both ends
+    (tokens left empty are dropped).  ``split_re`` is the token pattern as one capturing group, so that a
+    split alternates gaps and tokens (one C call, offsets by summing lengths); ``memo`` keeps each distinct
+    token's (offset, core)."""
+    parts = split_re.split(text)
+    toks = parts[1::2]
+    for t in set(toks).difference(memo):
+        u = t.lstrip(edge)
+        memo[t] = (len(t) - len(u), u.rstrip(edge))
+    starts = list(accumulate(map(len, parts)))[0::2]
+    return [(s + o, s + o + len(c), c) for s, (o, c) in zip(starts, map(memo.__getitem__, toks)) if c]
 COMPOUND_SPLIT = regex.compile(r"[-']")
 JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
 

@@ -698,14 +698,19 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], kee
     # most neighbours' join is no word: only the others are looked at
     joins = [(x[2] + y[2]).lower() for x, y in zip(spans, spans[1:])]
     busy = -1
-    for i in [i for i, j in enumerate(joins) if j in zipf or j in general or j in domain]:
+    seen = rep.memo("lost_hyphen")  # (part, part) -> lost_hyphen's evidence or None
+    distinct = set(joins)
+    words = (distinct & zipf.keys()) | (distinct & general.keys()) | (distinct & domain)  # (set operations in C)
+    for i in [i for i, j in enumerate(joins) if j in words]:
         s1, e1, a = spans[i]
         s2, e2, b = spans[i + 1]
         if i == busy or not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b[:1].islower()):
             continue
         la, lb, j = a.lower(), b.lower(), joins[i]
         if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
-            why = lost_hyphen(rep, bg, la, lb)
+            why = seen.get((la, lb), False)
+            if why is False:
+                why = seen[la, lb] = lost_hyphen(rep, bg, la, lb)
             if why and not (rep.protected(la) or rep.protected(lb)):
                 out.append(Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored"))
                 busy = i + 1
@@ -769,27 +774,26 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
     toks = parts[1::2]
     words = list(map(str.lower, toks))  # (punctuation is no word of the model: no context across it)
     ends = None
-    # per distinct word, once: (prior, known, candidates) for the words that have candidates; the others
-    # are remembered as plain, so that a text's words are sorted out by two set look-ups
+    # per distinct word, once: [prior, known, candidates] (the candidates are looked for the first time
+    # the word is judged: most words never are, their pairs are frequent); a word that cannot be judged
+    # or has no candidate is remembered as plain, so that a text's words are sorted out by set look-ups
     memo, plain = rep.memo("bigram_candidates"), rep.memo("bigram_plain")
     for lw in [w for w in set(words) if w not in memo and w not in plain]:  # (set.difference(dict) walks the dict)
         if len(lw) < 2 or not lw.isalpha() or rep.protected(lw):
             plain[lw] = True
             continue
         z = rep.zipf_of(lw)
-        known = z >= cfg.nonword_zipf
-        cands = tuple(c for c in rep.context_candidates(lw, known, uni) if not known or c[2] >= z - cfg.bigram_max_prior_gap)
-        if cands:
-            memo[lw] = (z, known, cands)
-        else:
-            plain[lw] = True
+        memo[lw] = [z, z >= cfg.nonword_zipf, None]
     # the association of BigramModel, inlined (it is summed for every candidate of every word judged)
     cap, lun = model.cap, math.log10(unseen) + model.log_scale - model.log_total
     k_pair = model.log_total - model.log_scale
     out = []
     for k in [k for k, lw in enumerate(words) if lw in memo]:
         lw = words[k]
-        z, known, cands = memo[lw]
+        entry = memo.get(lw)
+        if entry is None:
+            continue  # (found to have no candidate at an earlier position of this text)
+        z, known, cands = entry
         t = toks[k]
         prev = words[k - 1] if k else ""
         nxt = words[k + 1] if k + 1 < len(toks) else ""
@@ -806,6 +810,12 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
         start = k == 0 or toks[k - 1] in ".!?"
         if (t[0].isupper() and not start) or (t.isupper() and len(t) > 1):
             continue
+        if cands is None:
+            cands = entry[2] = tuple(c for c in rep.context_candidates(lw, known, uni) if not known or c[2] >= z - cfg.bigram_max_prior_gap)
+            if not cands:
+                del memo[lw]
+                plain[lw] = True
+                continue
         a_obs = model.association(prev, lw, nxt, unseen) or 0.0
         obs = z + lam * a_obs
         best = None

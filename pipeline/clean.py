@@ -424,19 +424,18 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     for t in set(printed).difference(strip):
         u = t.lstrip(EDGE_PUNCT)
         strip[t] = (len(t) - len(u), u.rstrip(EDGE_PUNCT))
-    memo = rep.memo("phrase_damage")
-    toks = []  # (start, end, core, damaged or None for punctuation only)
-    for s, (off, core) in zip(list(accumulate(map(len, parts)))[0::2], map(strip.__getitem__, printed)):
-        d = memo.get(core)
-        if d is None:
-            d = memo[core] = _phrase_damage(core, rep) if core else None
-        toks.append((s + off, s + off + len(core), core, d))
-    dmgs = [x[3] for x in toks]
+    cores = list(map(strip.__getitem__, printed))
+    memo = rep.memo("phrase_damage")  # core -> damaged (None for punctuation only)
+    for core in {c for _, c in cores}.difference(memo):
+        memo[core] = _phrase_damage(core, rep) if core else None
+    dmgs = [memo[c] for _, c in cores]
     if not any(dmgs):
         return []  # no damaged token: nothing to repair
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
+    # (start, end, core, damaged)
+    toks = [(s + o, s + o + len(c), c, d) for s, (o, c), d in zip(list(accumulate(map(len, parts)))[0::2], cores, dmgs)]
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})
@@ -462,8 +461,9 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     n = len(toks)
     lows = [x[2].lower().replace("’", "'") for x in toks]
     mt = cfg.phrase_max_tokens
-    for i, (s, e, t, dmg) in enumerate(toks):
-        if not dmg or s < used_until:
+    for i in [i for i, d in enumerate(dmgs) if d]:
+        s, e, t, dmg = toks[i]
+        if s < used_until:
             continue
         options = []  # (cost, -len, start, end, after, gram, middle words)
         for a in range(max(0, i - mt + 1), i + 1):

@@ -339,8 +339,8 @@ EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
-PHRASE_CLAUSE = regex.compile(r"\s*+(?:\p{L}[\p{L}'’]*+\s*+)*+")  # a clause of phrase words only
-CLAUSE_BREAK = regex.compile(r"[.,;:!?»«()\[\]—\n]+")
+# a clean word (letters and apostrophes, from a letter) as group 1; any other token or clause break matches as ""
+PHRASE_TOKENS = regex.compile(r"(\p{L}[\p{L}']*+)(?![^\s.,;:!?»«()\[\]—\n])|[^\s.,;:!?»«()\[\]—\n]+|[.,;:!?»«()\[\]—\n]+")
 APOS_SPLIT = regex.compile(r"['’]")
 
 
@@ -351,40 +351,21 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     positions where both (n-1)-grams are frequent are counted at the next level (the counts are exact)."""
     from collections import Counter
 
-    runs = []
-    for clause in CLAUSE_BREAK.split(text.lower().replace("’", "'")):
-        toks = clause.split()
-        if not PHRASE_CLAUSE.fullmatch(clause):
-            # keep the runs of clean words only
-            cur = []
-            for t in toks:
-                if t.isalpha() or PHRASE_WORD.fullmatch(t):
-                    cur.append(t)
-                else:
-                    runs.append(cur)
-                    cur = []
-            runs.append(cur)
-        else:
-            runs.append(toks)
+    # the words of the text in order, "" for a clause break or a token that is no clean word (no n-gram
+    # spans either): one findall, the counting over zips in C
+    flat = PHRASE_TOKENS.findall(text.lower().replace("’", "'"))
     k = cfg.phrase_min_count
-    counts: Counter = Counter()
-    for run in runs:
-        if len(run) > 1:
-            counts.update(zip(run, run[1:]))
-    out = {g: c for g, c in counts.items() if c >= k}
+    out = {g: c for g, c in Counter(zip(flat, flat[1:])).items() if c >= k and g[0] and g[1]}
     frequent = out
+    shorter = list(zip(flat, flat[1:]))
     for n in (3, 4):
         if not frequent:
             break
-        counts = Counter()
-        for run in runs:
-            if len(run) < n:
-                continue
-            shorter = list(zip(*(run[j:] for j in range(n - 1))))  # the run's (n-1)-grams
-            ok = [g in frequent for g in shorter]
-            counts.update([shorter[i] + shorter[i + 1][-1:] for i in range(len(ok) - 1) if ok[i] and ok[i + 1]])
-        frequent = {g: c for g, c in counts.items() if c >= k}
+        ok = [g in frequent for g in shorter]  # (frequent (n-1)-grams hold no "")
+        grams = [shorter[i] + shorter[i + 1][-1:] for i in range(len(ok) - 1) if ok[i] and ok[i + 1]]
+        frequent = {g: c for g, c in Counter(grams).items() if c >= k}
         out.update(frequent)
+        shorter = list(zip(*(flat[j:] for j in range(n))))
     return out
 
 

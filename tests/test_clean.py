@@ -311,6 +311,36 @@ def test_more_english_short_word_confusions():
     assert clean_text(s, "en", res).startswith("The arc of the hut was bad, and the lie was told")
 
 
+def _naive_ngrams(text, k):
+    """Every word n-gram (n = 2..4) of every clause, counted position by position."""
+    import re
+    from collections import Counter
+
+    counts = Counter()
+    for clause in re.split(r"[.,;:!?»«()\[\]—\n]+", text.lower().replace("’", "'")):
+        run = []
+        for t in clause.split() + [None]:
+            if t is not None and t[0].isalpha() and all(ch.isalpha() or ch == "'" for ch in t):
+                run.append(t)
+                continue
+            for n in (2, 3, 4):
+                counts.update(tuple(run[i : i + n]) for i in range(len(run) - n + 1))
+            run = []
+    return {g: c for g, c in counts.items() if c >= k}
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from(["le", "coup", "the", "deal", "l'as", "qu’il", "x1", "'t", ",", ".", "—", "\n", " ", "  "]), max_size=60))
+def test_phrase_ngrams_are_the_clause_ngrams_counted_one_by_one(parts):
+    """The phrase pass's evidence: the n-grams printed at least phrase_min_count times, never across a
+    clause break or a token that is not a clean word (the fast counter against a naive one)."""
+    from pipeline.clean import _phrase_ngrams
+
+    text = " ".join(parts)
+    for k in (2, 3):
+        assert _phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == _naive_ngrams(text, k)
+
+
 def test_witness_phrase_repair_leaves_hyphenated_and_rare_words(en):
     # hyphenated words are the hyphenation pass's business; a rare real word is not bent into a frequent phrase
     raw = ("The deceased was found. The friends of the deceased came. The son of the deceased spoke. "

@@ -258,32 +258,29 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
         return  # (too little text to be evidence: the same)
     # the tokens, leading/trailing apostrophes and guillemets stripped
     clean_toks = stripped_spans(TOKEN_SPLIT, text, APOS + "»", rep.memo("word_tokens"))
-    lowers = [t.lower().replace("’", "'") for _, _, t in clean_toks]
     edits: list[Edit] = []
+    busy = set()  # the tokens a merge joins
     if not real_words:
-        edits.extend(merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens))
+        for i, e in merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens):
+            edits.append(e)
+            busy.update((i, i + 1))
     merged_at = {e.start for e in edits}
-    busy = set()
-    if edits:  # the tokens a merge joins: the one ending where it starts, the one starting where it ends
-        by_end = {en: k for k, (_, en, _) in enumerate(clean_toks)}
-        by_start = {s: k for k, (s, _, _) in enumerate(clean_toks)}
-        for e in edits:
-            busy.update(k for k in (by_end.get(e.start), by_start.get(e.end)) if k is not None)
     # without a witness pool a token whose every part is a frequent or protected word is kept as printed
     # (Repairer.decide returns None at once, no elision fix): skip it before any other work
-    inert = rep.memo("inert_tokens") if not ctx.pool else None
-    for k, (s, e, t) in enumerate(clean_toks):
-        if k in busy:
-            continue
-        if inert is not None:
-            v = inert.get(t)
-            if v is None:
-                v = inert[t] = _inert(t, rep)
-            if v:
-                continue
-        prev = lowers[k - 1] if k > 0 else ""
-        nxt = lowers[k + 1] if k + 1 < len(lowers) else ""
-        lw = lowers[k]
+    if not ctx.pool:
+        inert = rep.memo("inert_tokens")
+        for t in {t for _, _, t in clean_toks}.difference(inert):
+            inert[t] = _inert(t, rep)
+        todo = [k for k, x in enumerate(clean_toks) if not inert[x[2]] and k not in busy]
+    else:
+        todo = [k for k in range(len(clean_toks)) if k not in busy]
+
+    def low(k: int) -> str:
+        return clean_toks[k][2].lower().replace("’", "'") if 0 <= k < len(clean_toks) else ""
+
+    for k in todo:
+        s, e, t = clean_toks[k]
+        prev, lw, nxt = low(k - 1), low(k), low(k + 1)
         if rep.protected(lw):
             reg = rep.hist.get(lw)
             if reg and reg.lower() != lw and not real_words:

@@ -285,6 +285,7 @@ class Repairer:
         # "phrase_damage": printed token -> damaged? (clean._phrase_damage);
         # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
         self._memos: dict[str, dict] = {}
+        self._shapes: dict[str, tuple[bool, bool]] = {}  # token -> (too few letters to judge, has debris or digits)
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # lower-case confusions cheap enough for the word-pair pass's real-word candidates
         self.cheap_confusions = [(p, q, c) for p, q, c in res.lexdata.confusions
@@ -427,10 +428,15 @@ class Repairer:
             return None  # a known word, and no corpus evidence to judge it by
         if self.protected(lw):
             return None
-        letters = sum(c.isalpha() for c in tok)
-        if letters < 2 or letters < sum(not c.isalpha() for c in tok):
+        shape = self._shapes.get(tok)
+        if shape is None:
+            letters = sum(c.isalpha() for c in tok)
+            shape = self._shapes[tok] = (letters < 2 or letters < len(tok) - letters, any(c in JUNK or c.isdigit() for c in tok))
+            if len(self._shapes) >= self.MEMO_MAX:
+                self._shapes = {}
+        too_few_letters, has_junk = shape
+        if too_few_letters:
             return None
-        has_junk = any(c in JUNK or c.isdigit() for c in tok)
         # capitalised words inside a sentence are likely names: leave them unless debris is in them
         if not has_junk and tok[:1].isupper() and not ctx.sentence_start and len(tok) > 1 and not tok.isupper():
             lookalike = tok[0] in cfg.cap_lookalikes and tok[1:].islower() and self.zipf_of(lw) == 0.0 and self.domain
@@ -682,9 +688,9 @@ class Context:
         return self.doc.get(w, 0) + self.other_uni.get(w, 0) - (1 if observed else 0)
 
 
-def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False) -> list[Edit]:
+def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False) -> list[tuple[int, Edit]]:
     """Words split by OCR (``ma nière`` -> ``manière``): two neighbours on one line whose join is a word
-    while one of them is not.
+    while one of them is not.  Returns (index in ``spans`` of the first of the two, edit).
 
     With ``keep_hyphens`` (a text whose printed line-end hyphens are kept, its lines run together) a split
     whose two parts both have ``lost_hyphen_min_part`` letters is a line-end hyphen the OCR lost
@@ -712,13 +718,13 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], kee
             if why is False:
                 why = seen[la, lb] = lost_hyphen(rep, bg, la, lb)
             if why and not (rep.protected(la) or rep.protected(lb)):
-                out.append(Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored"))
+                out.append((i, Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored")))
                 busy = i + 1
         elif (not rep.is_word(la) or not rep.is_word(lb)) and not (rep.protected(la) or rep.protected(lb)):
             zj = rep.zipf_of(j)
             if zj >= cfg.merge_min_zipf or j in domain:
                 why = f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if rep.is_word(la) else a + ' '}{'' if rep.is_word(lb) else b}not a word"
-                out.append(Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), why))
+                out.append((i, Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), why)))
                 busy = i + 1
     return out
 
@@ -778,7 +784,7 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
     # the word is judged: most words never are, their pairs are frequent); a word that cannot be judged
     # or has no candidate is remembered as plain, so that a text's words are sorted out by set look-ups
     memo, plain = rep.memo("bigram_candidates"), rep.memo("bigram_plain")
-    for lw in [w for w in set(words) if w not in memo and w not in plain]:  # (set.difference(dict) walks the dict)
+    for lw in set(words).difference(memo).difference(plain):  # (difference, not difference_update: that walks the dict)
         if len(lw) < 2 or not lw.isalpha() or rep.protected(lw):
             plain[lw] = True
             continue

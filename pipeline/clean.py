@@ -412,8 +412,18 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
-    # (start, end, core, damaged)
-    toks = [(s + o, s + o + len(c), c, d) for s, (o, c), d in zip(list(accumulate(map(len, parts)))[0::2], cores, dmgs)]
+    starts = list(accumulate(map(len, parts)))[0::2]
+
+    def tok(k: int) -> tuple[int, int, str, bool | str | None]:
+        """(start, end, core, damaged) of printed token ``k``."""
+        o, c = cores[k]
+        return starts[k] + o, starts[k] + o + len(c), c, dmgs[k]
+
+    def low(k: int) -> str:
+        return cores[k][1].lower().replace("’", "'")
+
+    # per token: "n" punctuation only, "d" damaged, "-" a known word (a window's shape by string look-ups)
+    shape = "".join("n" if d is None else "d" if d else "-" for d in dmgs)
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})
@@ -436,33 +446,30 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
 
     edits: list[Edit] = []
     used_until = -1
-    n = len(toks)
-    lows = [x[2].lower().replace("’", "'") for x in toks]
+    n = len(cores)
     mt = cfg.phrase_max_tokens
     for i in [i for i, d in enumerate(dmgs) if d]:
-        s, e, t, dmg = toks[i]
-        if s < used_until:
+        if starts[i] + cores[i][0] < used_until:
             continue
         options = []  # (cost, -len, start, end, after, gram, middle words)
         for a in range(max(0, i - mt + 1), i + 1):
             for b in range(i, min(n, a + mt)):
-                wd = dmgs[a : b + 1]
-                if None in wd:
+                wd = shape[a : b + 1]
+                if "n" in wd:
                     continue
                 # the damaged run must be contiguous, anchors (known words) at the edges only
-                dm = [k for k, x in enumerate(wd) if x]
-                lo, hi = dm[0], dm[-1]
-                if len(dm) != hi - lo + 1:
+                lo, hi = wd.find("d"), wd.rfind("d")
+                if "-" in wd[lo:hi]:
                     continue
-                win = toks[a : b + 1]
-                pre = tuple(lows[a : a + lo])
-                suf = tuple(lows[a + hi + 1 : b + 1])
+                pre = tuple(map(low, range(a, a + lo)))
+                suf = tuple(map(low, range(a + hi + 1, b + 1)))
                 # the n-grams the window's known words select (a middle of 1 .. 2 x damaged tokens words)
                 span = 2 * (hi - lo + 1) + len(pre) + len(suf)
                 selected = [(glen, by_anchor[(glen, pre, suf)]) for glen in lengths
                             if len(pre) + len(suf) < glen <= span and (glen, pre, suf) in by_anchor]
                 if not selected:
                     continue
+                win = list(map(tok, range(a, b + 1)))
                 if any(text[win[k][1] : win[k + 1][0]].strip() for k in range(len(win) - 1)):
                     continue  # punctuation between the tokens: not one phrase
                 mid_s, mid_e = win[lo][0], win[hi][1]

@@ -42,6 +42,7 @@ from .normalise import (
     pass_debris_lines,
     pass_glued_guillemet,
     pass_ftfy,
+    pass_glyphs,
     pass_hyphenation,
     pass_inword_debris,
     pass_running_heads,
@@ -62,6 +63,7 @@ class CleanConfig:
     repair_words: bool = True  # spell repair (non-words, elision, split/merge, real words)
     use_context: bool = True  # bigram evidence from the witness and the corpus (real-word repair)
     use_ftfy: bool = True  # mojibake / ligature repair
+    read_glyphs: bool = True  # historical letter forms (long s ...) read as their letter (corpus/lexicon/glyphs.tsv)
     # layout
     foreign_script_ratio: float = 0.3  # share of non-Latin letters that makes a line web debris
     foreign_frame_words: int = 2  # a line opening with a word in another script and having this many is debris too
@@ -625,6 +627,8 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     buf.apply(pass_control(buf.text))
     if config.use_ftfy:
         buf.apply(pass_ftfy(buf.text))
+    if config.read_glyphs:
+        buf.apply(pass_glyphs(buf.text, lex.glyphs))
     if config.remove_layout:
         buf.apply(pass_debris_lines(buf.text, lex, config.foreign_script_ratio, config.foreign_frame_words))
         edits, pending = pass_running_heads(buf.text, lex, config, buf.raw_span)

@@ -52,13 +52,14 @@ class LexiconData:
     realword: tuple[tuple[str, str, str, str], ...] = ()  # (printed, intended, pattern, note) of realword.tsv
     tag_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tag -> globs its words match (tag_shapes.tsv)
     blots: str = ""  # symbols OCR makes of specks (blots.tsv): a token of them alone is debris
+    glyphs: tuple[tuple[str, str, str], ...] = ()  # historical letter forms (glyphs.tsv): (printed, letter, name)
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
     """Read the data files of ``lexicon_dir`` for ``lang``.
 
     ``domain=False`` keeps only the general files (confusions, look-alikes, debris, elision,
-    historical spellings) and drops game terms and known running heads: the setting for text from
+    historical spellings, letter forms) and drops game terms and known running heads: the setting for text from
     outside the corpus.
     """
     d = Path(lexicon_dir)
@@ -114,7 +115,8 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         if len(parts) >= 3 and parts[0].strip() == lang:
             shapes[parts[1].strip()] = shapes.get(parts[1].strip(), ()) + tuple(parts[2].split())
     blots = "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(d / "blots.tsv")) if lg == lang)
-    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes, blots)
+    glyphs = tuple((p[0], p[1], p[2] if len(p) > 2 else "") for p in (line.split("\t") for line in _lines(d / "glyphs.tsv")) if len(p) >= 2 and p[0] and p[1])
+    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes, blots, glyphs)
 
 
 @dataclass

@@ -21,7 +21,7 @@ KINDS = ("ocr", "transcription", "modernized")
 
 # Kinds of Correction.  Documented in the README (outputs/corrections.csv).
 CORRECTION_KINDS = (
-    "normalisation",  # Unicode/typography: NFC, curly quotes, control characters
+    "normalisation",  # Unicode/typography: NFC, curly quotes, control characters, long s read as s
     "debris",  # OCR debris characters (^, stray |, *, » inside words) and web-page debris lines
     "running_head",  # a running head / page number line or fragment removed from the reading text
     "hyphenation",  # end-of-line or end-of-page hyphen joined ("car-\ntes" -> "cartes")

@@ -41,6 +41,17 @@ def pass_control(text: str) -> list[Edit]:
     return edits
 
 
+def pass_glyphs(text: str, glyphs: tuple[tuple[str, str, str], ...]) -> list[Edit]:
+    """Historical letter forms (``corpus/lexicon/glyphs.tsv``: long s, r rotunda) read as their letter."""
+    edits = []
+    for printed, letter, name in glyphs:
+        i = text.find(printed)
+        while i != -1:
+            edits.append(Edit(i, i + len(printed), letter, "normalisation", "glyph", 1.0, (letter,), f"{name or printed!r} is a form of {letter!r}"))
+            i = text.find(printed, i + len(printed))
+    return sorted(edits, key=lambda e: e.start)
+
+
 MOJIBAKE_HINT = regex.compile(r"[ÃÂÅÐÑâï][\x80-\xbf€™œžŸ¡-¿]|[\ufb00-\ufb06\ufffd]")
 
 

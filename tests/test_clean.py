@@ -153,6 +153,20 @@ def test_hyphens_kept_a_lost_line_end_hyphen_is_restored_a_stray_space_joined():
     assert "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text
 
 
+def test_long_s_is_read_as_s_before_spelling_so_old_spellings_survive():
+    """ſ is a form of s, not a misprint: read as s first (one normalisation record each), a word with a long s
+    is judged as the word it is; ``ſhewn`` is the old spelling shewn, never the modern shown."""
+    res = general_resources("en")
+    w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
+    raw = "firſt the ſuit is led, and the laſt trick is ſhewn."
+    c = clean(WitnessText(w, raw), res, CleanConfig())
+    assert c.text == "first the suit is led, and the last trick is shewn."
+    glyph = [k for k in c.corrections if k.method == "glyph"]
+    assert [k.before for k in glyph] == ["ſ"] * 4 and all(k.kind == "normalisation" and k.after == "s" for k in glyph)
+    assert replay(raw, c.corrections) == c.text
+    assert "Le joueur sera obligé" in clean_text("Le joueur ſera obligé", "fr")
+
+
 def test_web_debris_lines_are_removed(en):
     raw = "Читать книгу Hoyle's Games - Страница 24\n\n38. The deal stands.\n\nConsult me"
     c = run(raw, en, "en")

@@ -33,6 +33,8 @@ JUNK = "^*|$%»"
 TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]+|(?<=\p{L})\d(?=\p{L}))+(?:-[\p{L}\p{M}^*|$%»'’]+)*")
 TOKEN_SPLIT = regex.compile(f"({TOKEN_RE.pattern})")  # (TOKEN_RE as a group: a split alternates gaps and tokens)
 APOS = "'’"
+COMPOUND_SPLIT = regex.compile(r"[-']")
+JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
 
 
 def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int, int, str]]:
@@ -47,8 +49,6 @@ def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int
         memo[t] = (len(t) - len(u), u.rstrip(edge))
     starts = list(accumulate(map(len, parts)))[0::2]
     return [(s + o, s + o + len(c), c) for s, (o, c) in zip(starts, map(memo.__getitem__, toks)) if c]
-COMPOUND_SPLIT = regex.compile(r"[-']")
-JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
 
 
 def _strip_accents(ch: str) -> str:

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
-from itertools import accumulate
 from pathlib import Path
 
 import regex
@@ -47,7 +46,7 @@ from .normalise import (
     pass_inword_debris,
     pass_running_heads,
 )
-from .repair import APOS, JUNK, TOKEN_SPLIT, Context, Repairer, bigram_edits, case_like, merge_edits, stripped_spans
+from .repair import APOS, JUNK, TOKEN_SPLIT, Context, Repairer, bigram_edits, case_like, merge_edits, stripped_spans, stripped_tokens
 
 PROJECT_ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CORPUS = PROJECT_ROOT / "corpus"
@@ -338,8 +337,9 @@ EDGE_PUNCT = ".,;:!?\"«»“”()[]"
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
+CLAUSE_BREAK = r".,;:!?»«()\[\]—\n"  # (a character class body) characters no phrase n-gram spans
 # a clean word (letters and apostrophes, from a letter) as group 1; any other token or clause break matches as ""
-PHRASE_TOKENS = regex.compile(r"(\p{L}[\p{L}']*+)(?![^\s.,;:!?»«()\[\]—\n])|[^\s.,;:!?»«()\[\]—\n]+|[.,;:!?»«()\[\]—\n]+")
+PHRASE_TOKENS = regex.compile(rf"(\p{{L}}[\p{{L}}']*+)(?![^\s{CLAUSE_BREAK}])|[^\s{CLAUSE_BREAK}]+|[{CLAUSE_BREAK}]+")
 APOS_SPLIT = regex.compile(r"['’]")
 
 
@@ -398,13 +398,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     and the damaged part is a cheap, clearly best reading (``soa choix`` -> ``son choix``,
     ``dutalop`` -> ``du talon``, ``teni^le coup`` -> ``tenir le coup``)."""
     # the printed tokens without edge punctuation (an empty core stands for a token of punctuation only)
-    parts = PRINTED_SPLIT.split(text)
-    printed = parts[1::2]
-    strip = rep.memo("phrase_tokens")
-    for t in set(printed).difference(strip):
-        u = t.lstrip(EDGE_PUNCT)
-        strip[t] = (len(t) - len(u), u.rstrip(EDGE_PUNCT))
-    cores = list(map(strip.__getitem__, printed))
+    starts, cores = stripped_tokens(PRINTED_SPLIT, text, EDGE_PUNCT, rep.memo("phrase_tokens"))
     memo = rep.memo("phrase_damage")  # core -> damaged (None for punctuation only)
     for core in {c for _, c in cores}.difference(memo):
         memo[core] = _phrase_damage(core, rep) if core else None
@@ -414,7 +408,6 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     grams = _phrase_ngrams(text, cfg)
     if not grams:
         return []
-    starts = list(accumulate(map(len, parts)))[0::2]
 
     def tok(k: int) -> tuple[int, int, str, bool | str | None]:
         """(start, end, core, damaged) of printed token ``k``."""

@@ -237,21 +237,26 @@ def law_number_normalisation(text: str) -> str:
     return LAWNUM.sub(fix, text)
 
 
-def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple]:
-    """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
-    our cleaner with hyphen joining off (such gold keeps line-break hyphens) and general resources only,
-    then symspellpy and pyspellchecker (distance 1) on the same texts."""
+def _clean_outside(name: str, lang: str, texts: list[str], cfg: CleanConfig) -> tuple[list[str], float, int, int]:
+    """Our cleaner on texts from outside the corpus, as an OCR set is scored: hyphen joining off (such gold
+    keeps line-break hyphens), general resources only.  (cleaned texts, seconds, corrections, flags)"""
     icfg = replace(cfg, join_hyphens=False)
     res = general_resources(lang)
     w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
     t0 = time.perf_counter()
     outs, ncorr, nflag = [], 0, 0
-    for ocr, _ in data:
+    for ocr in texts:
         cl = clean(WitnessText(w, ocr), res, icfg)
         outs.append(cl.text)
         ncorr += len(cl.corrections)
         nflag += len(cl.flags)
-    dt = time.perf_counter() - t0
+    return outs, time.perf_counter() - t0, ncorr, nflag
+
+
+def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple]:
+    """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
+    our cleaner (:func:`_clean_outside`), then symspellpy and pyspellchecker (distance 1) on the same texts."""
+    outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in data], cfg)
     rows = [(name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)]
     rows.append((name, "symspellpy", error_stats([(o, symspell_text(o, lang), g) for o, g in data]), None, None, None))
     cache: dict = {}
@@ -268,18 +273,10 @@ def score_documents(name: str, lang: str, data: list[tuple[str, str]], cfg: Clea
     """The row (set, method, error_stats, seconds, corrections, flags) of our cleaner on the sentences of a
     set run together ``size`` at a time, one per line, as a page would come (an ICDAR 2019 file is one
     document): what the witness-level passes (running heads, the witness's own words) do on such text."""
-    icfg = replace(cfg, join_hyphens=False)
-    res = general_resources(lang)
-    w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
-    t0 = time.perf_counter()
-    triples, ncorr, nflag = [], 0, 0
-    for i in range(0, len(data), size):
-        ocr = "\n".join(o.replace("\n", " ") for o, _ in data[i : i + size])
-        cl = clean(WitnessText(w, ocr), res, icfg)
-        triples.append((ocr, cl.text, "\n".join(g.replace("\n", " ") for _, g in data[i : i + size])))
-        ncorr += len(cl.corrections)
-        nflag += len(cl.flags)
-    return (name, f"clean({size}-line docs)", error_stats(triples), time.perf_counter() - t0, ncorr, nflag)
+    docs = [("\n".join(o.replace("\n", " ") for o, _ in data[i : i + size]), "\n".join(g.replace("\n", " ") for _, g in data[i : i + size]))
+            for i in range(0, len(data), size)]
+    outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in docs], cfg)
+    return (name, f"clean({size}-line docs)", error_stats([(o, c, g) for (o, g), c in zip(docs, outs)]), dt, ncorr, nflag)
 
 
 def print_rows(rows: list[tuple]) -> None:

@@ -37,18 +37,23 @@ COMPOUND_SPLIT = regex.compile(r"[-']")
 JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
 
 
-def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int, int, str]]:
-    """(start, end, token) of the tokens of ``text`` with the ``edge`` characters stripped from both ends
-    (tokens left empty are dropped).  ``split_re`` is the token pattern as one capturing group, so that a
-    split alternates gaps and tokens (one C call, offsets by summing lengths); ``memo`` keeps each distinct
-    token's (offset, core)."""
+def stripped_tokens(split_re, text: str, edge: str, memo: dict) -> tuple[list[int], list[tuple[int, str]]]:
+    """The tokens of ``text``: their starts, and each one's (offset, core) with the ``edge`` characters
+    stripped from both ends (a core may be empty).  ``split_re`` is the token pattern as one capturing
+    group, so that a split alternates gaps and tokens (one C call, offsets by summing lengths); ``memo``
+    keeps each distinct token's (offset, core)."""
     parts = split_re.split(text)
     toks = parts[1::2]
     for t in set(toks).difference(memo):
         u = t.lstrip(edge)
         memo[t] = (len(t) - len(u), u.rstrip(edge))
-    starts = list(accumulate(map(len, parts)))[0::2]
-    return [(s + o, s + o + len(c), c) for s, (o, c) in zip(starts, map(memo.__getitem__, toks)) if c]
+    return list(accumulate(map(len, parts)))[0::2], list(map(memo.__getitem__, toks))
+
+
+def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int, int, str]]:
+    """(start, end, core) of the tokens of :func:`stripped_tokens`, those left empty dropped."""
+    starts, cores = stripped_tokens(split_re, text, edge, memo)
+    return [(s + o, s + o + len(c), c) for s, (o, c) in zip(starts, cores) if c]
 
 
 def _strip_accents(ch: str) -> str:
@@ -283,9 +288,9 @@ class Repairer:
         # per-token memos of the clean passes (pure functions of the token and this repairer):
         # "inert_tokens": printed token -> the word pass leaves it alone (clean._inert);
         # "phrase_damage": printed token -> damaged? (clean._phrase_damage);
-        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates)
+        # "cand_prior": token -> its candidates as (word, cost, lexicon prior) (_score_candidates);
+        # "token_shapes": token -> (too few letters to judge, has debris or digits) (decide)
         self._memos: dict[str, dict] = {}
-        self._shapes: dict[str, tuple[bool, bool]] = {}  # token -> (too few letters to judge, has debris or digits)
         self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
         # lower-case confusions cheap enough for the word-pair pass's real-word candidates
         self.cheap_confusions = [(p, q, c) for p, q, c in res.lexdata.confusions
@@ -428,12 +433,11 @@ class Repairer:
             return None  # a known word, and no corpus evidence to judge it by
         if self.protected(lw):
             return None
-        shape = self._shapes.get(tok)
+        shapes = self.memo("token_shapes")
+        shape = shapes.get(tok)
         if shape is None:
             letters = sum(c.isalpha() for c in tok)
-            shape = self._shapes[tok] = (letters < 2 or letters < len(tok) - letters, any(c in JUNK or c.isdigit() for c in tok))
-            if len(self._shapes) >= self.MEMO_MAX:
-                self._shapes = {}
+            shape = shapes[tok] = (letters < 2 or letters < len(tok) - letters, any(c in JUNK or c.isdigit() for c in tok))
         too_few_letters, has_junk = shape
         if too_few_letters:
             return None

@@ -90,6 +90,8 @@ def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
     out = capsys.readouterr().out
     row = [ln for ln in out.splitlines() if ln.startswith("english") and " clean " in ln][0]
     assert row.split()[2:4] == ["3.45%", "0.00%"]  # 1 error in 29 gold characters, repaired
+    ceiling = [ln for ln in out.splitlines() if ln.startswith("english") and "ceiling" in ln][0]
+    assert ceiling.split()[2:4] == ["3.45%", "0.00%"]
     (tmp_path / "set").mkdir()
     assert evaluate(["--sets", str(tmp_path / "set")]) == 2
     err = capsys.readouterr().err
@@ -97,3 +99,15 @@ def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
     (tmp_path / "set" / "bad.txt").write_text("no format here\n", encoding="utf-8")
     assert evaluate(["--sets", str(tmp_path / "set") + ":en"]) == 2
     assert "not an ICDAR 2019 post-OCR file" in capsys.readouterr().err
+
+
+def test_word_ceiling_puts_in_near_misses_only():
+    # the measure of what a word corrector can reach: near misses aligned one to one take the gold's word;
+    # text the gold leaves out, merged words and far misreadings stay as printed
+    from pipeline.evaluate_clean import word_ceiling
+
+    ocr = "Tbe dealer turncd up two carda for trump, ami tbe eldest hand lcd ."
+    gold = "The dealer turned up two cards for trump, and the eldest hand led."
+    assert word_ceiling(ocr, gold) == "The dealer turned up two cards for trump, ami the eldest hand led."
+    assert word_ceiling("garbage lost the dealer tumed", "the dealer turned") == "garbage lost the dealer turned"
+    assert word_ceiling("thedealer turned", "the dealer turned") == "thedealer turned"

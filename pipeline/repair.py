@@ -718,6 +718,8 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], kee
             continue
         la, lb, j = a.lower(), b.lower(), joins[i]
         if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
+            if rep.lang not in cfg.lost_hyphen_langs:
+                continue  # (a split of two parts is left as printed: neither joined nor given a hyphen)
             why = seen.get((la, lb), False)
             if why is False:
                 why = seen[la, lb] = lost_hyphen(rep, bg, la, lb)

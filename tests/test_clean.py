@@ -151,6 +151,11 @@ def test_hyphens_kept_a_lost_line_end_hyphen_is_restored_a_stray_space_joined():
         assert keep(kept).text == kept
     # the reading text of a witness (hyphens joined) merges the split instead
     assert "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text
+    # French (CleanConfig.lost_hyphen_langs: measured harmful on the French ICDAR gold) leaves such a split
+    # as printed, neither hyphenated nor joined
+    wf = Witness(id="t", file="-", game="whist", lang="fr", kind="ocr", title="t")
+    kept_fr = clean(WitnessText(wf, "tout rap prochement avec la ques tion du jour"), general_resources("fr"), CleanConfig(join_hyphens=False)).text
+    assert "rap prochement" in kept_fr and "ques tion" in kept_fr
 
 
 def test_long_s_is_read_as_s_before_spelling_so_old_spellings_survive():

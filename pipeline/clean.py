@@ -704,7 +704,7 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig):
     if config.repair_words:
         if config.guillemet_letters:
             buf.apply(pass_glued_guillemet(buf.text, config.guillemet_letters, rep.is_word, rep.zipf_of, config.guillemet_letter_gain, rep.elision))
-        buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word))
+        buf.apply(pass_inword_debris(buf.text, config.inword_debris, rep.is_word, rep.domain.__contains__))
         buf.apply(pass_punct_in_word(buf.text, rep.is_word))
         if rep.domain:  # (witness text only: the ICDAR FR dev gold keeps such capitals, nulLement, 3 helpful / 9 harmful)
             buf.apply(pass_inner_capital(buf.text, rep.is_word))

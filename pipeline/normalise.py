@@ -397,9 +397,10 @@ def _inword_debris_patterns(debris: str) -> tuple[regex.Pattern, regex.Pattern]:
     return regex.compile(rf"\p{{L}}{cls}\p{{L}}"), regex.compile(rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])")
 
 
-def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -> list[Edit]:
+def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool], domain: Callable[[str], bool] = lambda w: False) -> list[Edit]:
     """A debris character between letters (``p>ack``, ``trump>card``, ``teni^le``): dropped when the two
-    sides make one word, read as a lost space when each side is a word on its own."""
+    sides make one word, read as a lost space when each side is a word on its own, unless their join is a
+    term of the witness's ``domain`` (``car^tes`` is cartes, not car tes)."""
     if not debris:
         return []
     near, pattern = _inword_debris_patterns(debris)
@@ -410,7 +411,7 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool]) -
         a, d, b = m.group(1), m.group(2), m.group(3)
         s, e = m.start(2), m.end(2)
         joined, wa, wb = is_word(a + b), is_word(a), is_word(b)
-        if joined and not (wa and wb and len(a) > 1 and len(b) > 1):
+        if joined and (domain((a + b).lower()) or not (wa and wb and len(a) > 1 and len(b) > 1)):
             edits.append(Edit(s, e, "", "debris", "lexicon:inword-debris", 0.85, (a + b,), f"debris {d!r} inside {a + b!r}"))
         elif wa and wb and (len(a) > 1 or a.lower() in ("a", "à", "y", "i")):
             edits.append(Edit(s, e, " ", "split", "lexicon:debris-space", 0.8, (a + " " + b,), f"debris {d!r} for a lost space between {a!r} and {b!r}"))

@@ -542,6 +542,8 @@ def test_elision_apostrophe_read_as_a_glyph_before_a_short_word(fr):
     c = run("À moins que ce ne soit la faute dHin des adversaires, qui aurait relevé ses cartes.", fr)
     assert "faute dHin des" in c.text
     assert any(f.text == "dHin" and "d'un" in f.candidates for f in c.flags)
+    # debris inside a card-game term joins it even when its halves are words (car^tes is no car tes)
+    assert "ses cartes une" in run("Il relève ses car^tes une à une et les range.", fr).text
     # a prefix and a glyph before a longer word is no such elision (the ordinary repair path)
     assert "l'adversaire" in run("Le joueur montre la carte à l*adversaire et joue.", fr).text
 

@@ -3,22 +3,28 @@
 Passes, in order (each proposes edits on the current text; :class:`~pipeline.edits.EditBuffer`
 composes them into non-overlapping Corrections on the raw text, so ``replay(raw, corrections) == text``):
 
-1. normalisation: control/format characters, mojibake and ligatures (ftfy); quotes, guillemets and the
-   spacing before punctuation are kept as printed;
+1. normalisation: control/format characters, mojibake and ligatures (ftfy); the long s and other old
+   letter forms (``lexicon/glyphs.tsv``); quotes, guillemets and the spacing before punctuation are kept
+   as printed;
 2. web-debris lines (another script than the witness language; patterns of ``lexicon/debris.tsv``);
 3. running heads and page numbers (lines and inline ``HEAD NN HEAD``) -> PageBreak + Correction;
-4. OCR debris characters (stray ``^ | *``, an unpaired French ``»`` read for a comma);
-5. hyphenation joins (end of line, end of page, hyphen left inside a line) unless ``join_hyphens=False``;
-6. merged/split words, then word repair (non-words, elisions); a repair below ``apply_confidence`` is
-   a Flag, not a change;
-7. witness-internal phrase repair: a damaged token read as a word n-gram the witness itself prints at
-   least ``phrase_min_count`` times (``soa choix`` -> ``son choix``), method ``witness-phrase``;
+4. hyphenation joins (end of line, end of page, hyphen left inside a line) unless ``join_hyphens=False``;
+5. OCR debris characters (stray ``^ | *``, an unpaired French ``»`` read for a comma, or for an s after a
+   word of one or two letters; witness text: specks for spaces, misplaced commas, line-edge apostrophes),
+   glued guillemets, debris and punctuation inside words, capitals inside words, digits' look-alikes;
+6. merged/split words, then word repair (non-words, elisions, elisions whose apostrophe became another
+   glyph); a repair below ``apply_confidence`` is a Flag, not a change;
+7. witness-internal phrase repair (witness text): a damaged token read as a word n-gram the witness itself
+   prints at least ``phrase_min_count`` times (``soa choix`` -> ``son choix``), method ``witness-phrase``;
 8. real words by context (witness bigrams), then real-word confusions by grammar
    (``lexicon/realword.tsv``: ``on`` -> ``ou``, ``eu`` -> ``en``, ``be`` -> ``he`` ...; spaCy tags only for
-   sentences holding a candidate), method ``realword-rule``.
+   sentences holding a candidate), method ``realword-rule``, then by a general corpus's word pairs
+   (English: symspellpy's bigram counts), method ``bigram-context``.
 
 General mode (``general_resources``: no domain lexicon) is measured on ICDAR 2017: French repairs there are
-conservative (no guessed splits/elisions; non-word repairs only with a clearly unique candidate).
+conservative (no guessed splits/elisions; non-word repairs only with a clearly unique candidate), and the
+passes that need a book's own evidence or were measured harmful on press text are off (the ``general_*``
+fields and comments of :class:`CleanConfig`).
 
 Public API: :func:`clean`, :func:`clean_text`, :func:`clean_lines`, :func:`load_resources`,
 :func:`general_resources`, :class:`CleanConfig`, :class:`CleanResources`.

@@ -304,12 +304,13 @@ def score_documents(name: str, lang: str, data: list[tuple[str, str]], cfg: Clea
 
 
 def print_rows(rows: list[tuple]) -> None:
-    hdr = f"{'set':22} {'method':20} {'CER before':>10} {'CER after':>10} {'rel.red':>8} {'WER bef':>8} {'WER aft':>8} {'right->wrong':>13} {'rate':>7}"
+    wn = max([22] + [len(r[0]) for r in rows])  # (a long set name widens its column instead of shifting the others)
+    hdr = f"{'set':{wn}} {'method':20} {'CER before':>10} {'CER after':>10} {'rel.red':>8} {'WER bef':>8} {'WER aft':>8} {'right->wrong':>13} {'rate':>7}"
     print(hdr)
     print("-" * len(hdr))
     for name, method, st, dt, nc, nf in rows:
         print(
-            f"{name:22} {method:20} {st['cer_before']*100:9.2f}% {st['cer_after']*100:9.2f}% {st['cer_rel_reduction']*100:7.1f}% "
+            f"{name:{wn}} {method:20} {st['cer_before']*100:9.2f}% {st['cer_after']*100:9.2f}% {st['cer_rel_reduction']*100:7.1f}% "
             f"{st['wer_before']*100:7.2f}% {st['wer_after']*100:7.2f}% {st['right_made_wrong']:6d}/{st['right_tokens']:<6d} {st['right_made_wrong_rate']*100:6.2f}%"
         )
 

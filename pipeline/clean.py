@@ -329,14 +329,13 @@ def _word_pass(buf: EditBuffer, rep: Repairer, cfg: CleanConfig, flags: list, re
             sub_off, word, prefix_fix = _split_apostrophe(part, rep)
             if word is None:
                 continue
-            if rep.protected(word.lower()):
-                if prefix_fix and not real_words:  # (a protected word keeps its spelling, not the debris for its apostrophe: l*adversaire)
-                    a_s, we = ps + prefix_fix[0], ps + sub_off + len(word)
-                    edits.append(Edit(a_s, we, "'" + word, "elision", "lexicon:elision", 0.9, (), f"elision apostrophe read as {text[a_s]!r}"))
+            protected = rep.protected(word.lower())
+            if protected and not prefix_fix:
                 continue
             if real_words and (prefix_fix or any(c in JUNK for c in word)):
                 continue
-            d = rep.decide(word, prev, nxt, ctx)
+            # (a protected word keeps its spelling, not the debris read for its apostrophe: l*adversaire)
+            d = None if protected else rep.decide(word, prev, nxt, ctx)
             if real_words and (d is None or d.kind != "real_word"):
                 continue
             ws, we = ps + sub_off, ps + sub_off + len(word)
@@ -618,6 +617,7 @@ def _parts(t: str) -> list[tuple[int, str]]:
     return out
 
 
+ELISION_INITIALS = "aeiouyhâàéèêîôûœæ"  # what a French elided word begins with (l'as, l'homme)
 ELISION_JUNK = regex.compile(r"^([\p{L}]{1,7})([*^|%$])([\p{Ll}\p{M}].*)$")
 
 
@@ -632,13 +632,12 @@ def _split_apostrophe(part: str, rep: Repairer) -> tuple[int, str | None, tuple[
                 return 0, pre, None
             return 0, None, None
     m = ELISION_JUNK.match(part)
-    if m and m.group(1).lower() in rep.elision and m.group(3)[:1].lower() in "aeiouyhâàéèêîôûœæ":
+    if m and m.group(1).lower() in rep.elision and m.group(3)[:1].lower() in ELISION_INITIALS:
         return len(m.group(1)) + 1, m.group(3), (len(m.group(1)),)
     return 0, part, None
 
 
 DAMAGED_ELISION = regex.compile(r"(\p{L}\p{Ll}?)([^\p{Ll}\p{M}'’\s])(\p{Ll}{1,3})")
-ELISION_INITIALS = "aeiouyhâàéèêîôûœæ"
 
 
 def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | tuple | None:
@@ -655,9 +654,10 @@ def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | tuple | Non
     if m is None or m.group(1).lower() not in rep.elision or rep.is_word(part.lower()):
         return None
     cfg = rep.cfg
-    pool = rep.memo("elision_short_words").get("")
+    pools = rep.memo("elision_short_words")  # (one entry: the frequent words an elision may come before)
+    pool = pools.get(cfg.elision_short_min_zipf)
     if pool is None:
-        pool = rep.memo("elision_short_words")[""] = sorted(
+        pool = pools[cfg.elision_short_min_zipf] = sorted(
             w for w, z in rep.zipf.items() if z >= cfg.elision_short_min_zipf and w[:1] in ELISION_INITIALS and w.isalpha())
     damaged = "^" + m.group(3)
     scored = sorted(((rep.zipf_of(w) - cfg.channel_scale * c, w, c) for w, c in
@@ -668,8 +668,8 @@ def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | tuple | Non
     readings = tuple(m.group(1) + "'" + x for _, x, _ in scored[: cfg.report_candidates])
     best, w, c = scored[0]
     second = scored[1][0] if len(scored) > 1 else -99.0
-    plain = [(z - cfg.channel_scale * pc, x) for x, pc in rep.candidates(part) if (z := rep.zipf_of(x)) > 0]
-    rival = max([second] + [z for z, _ in plain])
+    plain = [z - cfg.channel_scale * pc for x, pc in rep.candidates(part) if (z := rep.zipf_of(x)) > 0]
+    rival = max([second] + plain)
     after = m.group(1) + "'" + w
     conf = round(1.0 / (1.0 + 10 ** (-(best - rival - cfg.elision_short_sep + cfg.conf_offset))), 3)
     why = (f"{part!r}: elision {m.group(1)}' + {w!r} (apostrophe read as {m.group(2)!r}; cost {c:.2f}, score {best:.2f}) "

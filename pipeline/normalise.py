@@ -345,11 +345,12 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 continue  # closes an open «
             if m.start() > 0 and not regex.match(r"[\p{L}\s]", text[m.start() - 1]):
                 continue
-            short = regex.search(r"(?:^|(?<=\s))\p{L}{1,2}$", text[max(0, m.start() - 3) : m.start()])
-            if short and zipf is not None and cfg.repair_words and zipf(short.group().lower() + "s") >= cfg.guillemet_s_min_zipf:
+            short = regex.search(r"(?:^|(?<=\s))\p{L}{1,2}$", text[max(0, m.start() - 3) : m.start()])  # (a whole word: 3 characters hold it and what stands before it)
+            zs = zipf(short.group().lower() + "s") if short and zipf is not None and cfg.repair_words else 0.0
+            if zs >= cfg.guillemet_s_min_zipf:
                 w = short.group()
                 edits.append(Edit(m.start(), m.end(), "s", "debris", "lexicon:glued-guillemet", 0.75, (w + "s", w + ","),
-                                  f"» glued to {w!r} read as s: {w + 's'!r} (zipf {zipf(w.lower() + 's'):.2f}; a word of one or two letters takes no comma)"))
+                                  f"» glued to {w!r} read as s: {w + 's'!r} (zipf {zs:.2f}; a word of one or two letters takes no comma)"))
                 continue
             edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
     return non_overlapping(edits)

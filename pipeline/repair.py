@@ -1027,8 +1027,8 @@ class RealWordRules:
             if not rules or (e - s == 1 and not text[s].islower()):
                 continue  # a capital single letter is a label or an initial, not a misread word
             printed = text[s:e]
-            before, after = text[s - 1 : s] if s else " ", text[e : e + 1] or " "
-            if not (before.isspace() or before in RW_OPEN) or not (after.isspace() or after in RW_CLOSE) \
+            left, right = text[s - 1 : s] if s else " ", text[e : e + 1] or " "
+            if not (left.isspace() or left in RW_OPEN) or not (right.isspace() or right in RW_CLOSE) \
                     or not (printed.islower() or printed.istitle() or printed.isupper()):
                 continue  # part of a hyphenated word (peut-on, a line-end fragment), glued to debris (qu\m), or mixed case (eL): no word of its own
             for intended, before, after, pattern, note in rules:

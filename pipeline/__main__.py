@@ -60,14 +60,19 @@ def _cmd_add(args: argparse.Namespace) -> int:
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from .clean import CleanConfig, clean_lines, clean_text, resources_for
+    from .clean import CleanConfig, clean_lines, clean_text, explain_text, explanation, resources_for
     from .files import decode_text
 
     data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
     text = decode_text(data, "<stdin>" if args.file == "-" else args.file)
     config = CleanConfig(join_hyphens=not args.keep_hyphens)
     resources = resources_for(text, args.lang, "general" if args.general else args.resources, Path(args.corpus), config)
-    if args.lines:
+    if args.explain:
+        if args.lines:
+            raise PipelineError("--explain explains the cleaning of the whole text: leave out --lines")
+        cleaned, log = explain_text(text, args.lang, resources, config)
+        sys.stdout.write("".join(line + "\n" for line in explanation(cleaned, log)))
+    elif args.lines:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines = lines[:-1]
@@ -138,6 +143,8 @@ def make_parser() -> argparse.ArgumentParser:
                    help="card-game lexicon and witness rules (domain), word lists and OCR data only (general), "
                         "or domain only when the text is mostly card-game terms (auto, the default)")
     c.add_argument("--general", action="store_true", help="the same as --resources general")
+    c.add_argument("--explain", action="store_true",
+                   help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text")
     c.set_defaults(func=_cmd_clean)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)

@@ -17,7 +17,7 @@ from dataclasses import replace
 from .clean import PROJECT_ROOT, CleanConfig, clean, general_resources
 from .evaluate_clean import TOKEN, read_icdar, shared_dir, symspell_for, symspell_text, write_json_atomic
 from .model import Witness, WitnessText
-from .repair import spacy_tagger
+from .clean.realwords import spacy_tagger
 
 MIN_TOKENS = 1_000_000
 DOC_SENTENCES = 20

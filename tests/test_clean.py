@@ -487,7 +487,7 @@ def test_comma_glued_between_two_words_gets_its_space(fr):
 def test_tag_shapes_spare_the_tagger_and_change_no_decision(fr, monkeypatch):
     # corpus/lexicon/tag_shapes.tsv: a French infinitive ends in -r or -re, so "on" followed by "joue"
     # cannot match "@PART|@INF|@NOUN _ que|qu'|@INF" and its sentence is never tagged
-    from pipeline import repair
+    from pipeline.clean import realwords as repair
 
     rules = repair.RealWordRules(fr.lexdata.realword, "fr", fr.lexdata.tag_shapes)
     plain = repair.RealWordRules(fr.lexdata.realword, "fr")

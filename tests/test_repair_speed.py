@@ -12,8 +12,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from pipeline.clean import CleanConfig, _phrase_ngrams
-from pipeline.lexicon import load_lexicon_data
-from pipeline.repair import JUNK, Channel
+from pipeline.clean.channel import Channel
+from pipeline.clean.lexicon import load_lexicon_data
+from pipeline.clean.tokens import JUNK
 
 LEXICON = Path(__file__).resolve().parent.parent / "corpus" / "lexicon"
 CFG = CleanConfig()
@@ -126,7 +127,7 @@ def reference_foreign_script(line: str, ratio: float, frame_words: int) -> bool:
 @settings(max_examples=300, deadline=None)
 @given(st.text(alphabet="abcXYZéèœ ЧитаькнгуΑβγ-'.,1", max_size=40), st.sampled_from([0.0, 0.3, 0.5]), st.integers(0, 3))
 def test_foreign_script_counts_like_the_letter_by_letter_test(line, ratio, frame):
-    from pipeline.normalise import foreign_script
+    from pipeline.clean.layout import foreign_script
 
     assert foreign_script(line, "fr", ratio, frame) == reference_foreign_script(line, ratio, frame)
 
@@ -136,6 +137,6 @@ def test_the_per_token_memos_start_afresh_when_full():
 
     rep = general_resources("en").repairer(CleanConfig())
     m = rep.memo("inert_tokens")
-    m.update((str(k), True) for k in range(rep.MEMO_MAX))
+    m.update((str(k), True) for k in range(rep.memos.MEMO_MAX))
     assert rep.memo("inert_tokens") == {}
     assert rep.memo("inert_tokens") is rep.memo("inert_tokens")

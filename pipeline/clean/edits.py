@@ -10,7 +10,7 @@ from __future__ import annotations
 from bisect import bisect_right
 from dataclasses import dataclass, replace
 
-from .model import Correction
+from ..model import Correction
 
 
 @dataclass(frozen=True)

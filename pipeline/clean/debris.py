@@ -1,271 +1,19 @@
-"""Character- and line-level passes of the clean stage.
+"""Debris characters: what OCR prints for specks, blots and misread punctuation inside a line.
 
-Each pass reads the current text of an :class:`~pipeline.edits.EditBuffer` and returns edits in
-current-text offsets: typography and control characters, web-debris lines, running heads and page
-numbers (with the page-break records), OCR debris characters, and hyphenation joins.
-"""
+Stray ``^ | *`` (and the symbols of ``corpus/lexicon/blots.tsv``), an unpaired French ``»`` read for a
+comma or for an s after a word of one or two letters; witness text only: specks for spaces, misplaced
+commas, line-edge apostrophes (:func:`pass_debris_chars`).  Guillemets and debris glued to a word end
+(``moin«`` = moins), debris and punctuation between letters (``p>ack``, ``pi;opre``), capitals inside a
+word (``aVec``), and letters read for digits inside a number (``270,OOOf``)."""
 from __future__ import annotations
 
-import unicodedata
-from dataclasses import dataclass
 from functools import lru_cache
 from typing import Callable
 
 import regex
 
 from .edits import Edit, non_overlapping
-from .lexicon import LexiconData, fold
-
-CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
-LATIN_RE = regex.compile(r"\p{Script=Latin}")
-LETTER_RE = regex.compile(r"\p{L}")
-NON_LATIN_LETTERS_RE = regex.compile(r"(?:(?!\p{Script=Latin})\p{L})+")
-
-
-@dataclass(frozen=True)
-class PendingBreak:
-    """A page break found by the running-head pass (current-text span at the time it was found)."""
-
-    raw_start: int
-    raw_end: int
-    page: str
-    head: str
-    printed: str
-
-
-def pass_control(text: str) -> list[Edit]:
-    """Remove control and format characters (soft hyphen, zero-width, BOM, CR)."""
-    edits = []
-    for m in CONTROL_RE.finditer(text):
-        edits.append(Edit(m.start(), m.end(), "", "normalisation", "regex:control", 1.0, (), f"control/format character U+{ord(m.group()):04X}"))
-    return edits
-
-
-def pass_glyphs(text: str, glyphs: tuple[tuple[str, str, str], ...]) -> list[Edit]:
-    """Historical letter forms (``corpus/lexicon/glyphs.tsv``: long s, r rotunda) read as their letter."""
-    edits = []
-    for printed, letter, name in glyphs:
-        i = text.find(printed)
-        while i != -1:
-            edits.append(Edit(i, i + len(printed), letter, "normalisation", "glyph", 1.0, (letter,), f"{name or printed!r} is a form of {letter!r}"))
-            i = text.find(printed, i + len(printed))
-    return sorted(edits, key=lambda e: e.start)
-
-
-MOJIBAKE_HINT = regex.compile(r"[ÃÂÅÐÑâï][\x80-\xbf€™œžŸ¡-¿]|[\ufb00-\ufb06\ufffd]")
-
-
-def pass_ftfy(text: str) -> list[Edit]:
-    """Repair mojibake and ligatures line by line with ftfy (curly quotes kept as printed)."""
-    import difflib
-
-    import ftfy
-
-    edits = []
-    pos = 0
-    for line in text.split("\n"):
-        if line and not line.isascii() and MOJIBAKE_HINT.search(line):
-            fixed = ftfy.fix_text(line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False)
-            if fixed != line:
-                sm = difflib.SequenceMatcher(None, line, fixed, autojunk=False)
-                for op, i1, i2, j1, j2 in sm.get_opcodes():
-                    if op != "equal":
-                        edits.append(Edit(pos + i1, pos + i2, fixed[j1:j2], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
-        pos += len(line) + 1
-    return edits
-
-
-def _line_spans(text: str):
-    pos = 0
-    for line in text.split("\n"):
-        yield pos, pos + len(line), line
-        pos += len(line) + 1
-
-
-WORD_LETTERS_RE = regex.compile(r"\p{L}+")
-
-
-def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> bool:
-    """A line mostly in another script than the witness's (Latin), or framed by one: it opens with a
-    word in another script and has at least ``frame_words`` such words (a web page's title line
-    "Читать книгу <Latin title> - Страница 24" quotes the book's title inside its own language)."""
-    if ratio > 0 and (line.isascii() or not NON_LATIN_LETTERS_RE.search(line)):
-        return False  # every letter Latin: no share of others, no framing word (most lines: no counting)
-    words = WORD_LETTERS_RE.findall(line)
-    letters = sum(map(len, words))
-    if letters < 3:
-        return False
-    # (ASCII letters are all Latin)
-    non_latin = 0 if line.isascii() else sum(map(len, NON_LATIN_LETTERS_RE.findall(line)))
-    if non_latin / letters >= ratio:
-        return True
-    foreign = [w for w in words if not LATIN_RE.search(w)] if non_latin else []
-    return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
-
-
-def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: int = 2) -> list[Edit]:
-    """Whole lines of web-page debris: another script than the witness language, or a debris pattern."""
-    edits = []
-    spans = list(_line_spans(text))
-    n = len(spans)
-    for k, (s, e, line) in enumerate(spans):
-        st = line.strip()
-        if not st:
-            continue
-        why = ""
-        if foreign_script(st, lex.lang, ratio, frame_words):
-            why = f"line mostly in another script than Latin ({lex.lang})"
-        else:
-            for pat in lex.debris:
-                if pat.fullmatch(st):
-                    why = f"web-debris pattern {pat.pattern!r}"
-                    break
-        if not why:
-            continue
-        # remove the line with its newline, and the blank lines that follow (or precede, at the end)
-        end = e
-        j = k
-        while j + 1 < n and not spans[j + 1][2].strip():
-            j += 1
-        if j > k and j + 1 < n:
-            end = spans[j + 1][0]
-        elif e < len(text):
-            end = e + 1
-        start = s
-        if end >= len(text.rstrip()) or k == n - 1 or j == n - 1:
-            # last content line: take the blank lines before it too
-            i = k
-            while i > 0 and not spans[i - 1][2].strip():
-                i -= 1
-            start = spans[i][0] - 1 if i > 0 else s
-            start = max(start, 0)
-            end = len(text) if j == n - 1 or e >= len(text) else end
-        edits.append(Edit(start, end, "", "debris", "line:" + ("script" if "script" in why else "pattern"), 0.95, (), why))
-    return non_overlapping(edits)
-
-
-class PageNumbers:
-    """Reads page numbers printed through OCR noise, with the look-alikes of lookalikes.tsv."""
-
-    def __init__(self, lex: LexiconData, min_real_digits: int):
-        self.look = lex.lookalikes
-        self.min_real = min_real_digits
-        chars = "".join(regex.escape(c) for c in self.look)
-        self.token_re = regex.compile(rf"[0-9{chars}]{{1,4}}")
-
-    def read(self, tok: str) -> str | None:
-        if not self.token_re.fullmatch(tok):
-            return None
-        return "".join(ch if ch.isdigit() else self.look[ch] for ch in tok)
-
-    def real_digits(self, tok: str) -> int:
-        return sum(ch.isdigit() for ch in tok)
-
-
-HEADISH_WORD = regex.compile(r"^(?:[\p{Lu}][\p{L}'’.]*|[\p{Ll}]{1,3}['’][\p{Lu}][\p{L}'’.]*|[\p{Ll}]{1,3})[.,]?$")
-
-
-def _headish(words: list[str]) -> bool:
-    """Words that could be a running head: capitalised words or short particles, 1..6 of them."""
-    if not 1 <= len(words) <= 6:
-        return False
-    if not any(regex.match(r"[\p{Lu}]", w) or regex.search(r"['’][\p{Lu}]", w) for w in words):
-        return False
-    return all(HEADISH_WORD.match(w) for w in words)
-
-
-def _known_head(words: list[str], lex: LexiconData, max_dist: int) -> str:
-    from rapidfuzz.distance import Levenshtein
-
-    cand = fold(" ".join(words)).rstrip(".")
-    best, bd = "", max_dist + 1
-    for h in lex.heads:
-        d = Levenshtein.distance(cand, fold(h).rstrip("."))
-        if d < bd:
-            best, bd = h, d
-    return best if bd <= max_dist else ""
-
-
-def _interrupts(spans: list[tuple[int, int, str]], k: int) -> bool:
-    """Whether line ``k`` stands inside a sentence: the text before it runs on (a hyphen, a letter, a comma)
-    and the text after it goes on in lower case."""
-    before = next((l.strip() for _, _, l in reversed(spans[:k]) if l.strip()), "")
-    after = next((l.strip() for _, _, l in spans[k + 1 :] if l.strip()), "")
-    return bool(before and after) and before[-1] not in ".!?:;»”)" and after[:1].islower()
-
-
-def pass_running_heads(
-    text: str, lex: LexiconData, cfg, to_raw: Callable[[int, int], tuple[int, int]]
-) -> tuple[list[Edit], list[PendingBreak]]:
-    """Running heads and page numbers: whole short lines, and inline ``HEAD NN HEAD``."""
-    pn = PageNumbers(lex, cfg.min_real_digits)
-    dash = lex.dash_class
-    dash_re = regex.compile(rf"^\s*{dash}+\s*(\S{{1,4}})\s*{dash}+\s*$")
-    edits: list[Edit] = []
-    breaks: list[PendingBreak] = []
-    spans = list(_line_spans(text))
-    from collections import Counter
-
-    short = [l.strip() for _, _, l in spans if 0 < len(l.strip()) <= cfg.head_max_len]
-    short_counts = Counter(map(fold, short))
-    # the text of the short lines that start or end with a number: a running head comes back page after page
-    head_counts = Counter(fold(" ".join(rest)) for ws in map(str.split, short) if len(ws) > 1
-                          for tok, rest in ((ws[0], ws[1:]), (ws[-1], ws[:-1])) if pn.read(tok.strip(".,")) is not None)
-    for k, (s, e, line) in enumerate(spans):
-        st = line.strip()
-        if not st or len(st) > cfg.head_max_len or len(spans) == 1:
-            continue
-        page, head, why = None, "", ""
-        m = dash_re.match(st)
-        if m and pn.read(m.group(1)) is not None:
-            page, why = pn.read(m.group(1)), "page number between dashes"
-        else:
-            words = st.split()
-            first, last = words[0], words[-1]
-            for tok, rest in ((first, words[1:]), (last, words[:-1])):
-                p = pn.read(tok.strip(".,"))
-                if p is None:
-                    continue
-                if not rest:
-                    if pn.real_digits(tok) >= max(1, cfg.min_real_digits) and len(spans) > 2:
-                        page, why = p, "page-number line"
-                    break
-                known = _known_head(rest, lex, cfg.head_max_dist)
-                repeated = short_counts.get(fold(st), 0) >= 2 or head_counts.get(fold(" ".join(rest)), 0) >= 2
-                strong_num = pn.real_digits(tok) >= cfg.min_real_digits or any(not c.isalnum() for c in tok)
-                # a head met once must cut a sentence in two (a newspaper's "Jean FREVILLE. 6" signs an article)
-                if known or (_headish(rest) and (repeated or (strong_num and _interrupts(spans, k)))):
-                    page = p
-                    head = known or " ".join(rest).upper()
-                    why = "page number with running head" + (f" (known head {known!r})" if known else "")
-                    break
-            if page is None and _known_head(words, lex, cfg.head_max_dist) and st.upper() == st:
-                head, page, why = _known_head(words, lex, cfg.head_max_dist), "", "known running head line"
-        if page is None:
-            continue
-        end = e + 1 if e < len(text) else e
-        start = s if end > e or s == 0 else s - 1
-        rs, re_ = to_raw(s, e)
-        edits.append(Edit(start, end, "", "running_head", "layout:line", 0.9, (), f"{why}: page {page!r}"))
-        breaks.append(PendingBreak(rs, re_, page, head, st))
-    # inline HEAD NN HEAD
-    inline = regex.compile(r"(?<![\p{L}\d])(\p{Lu}[\p{Lu}'’]{2,})\s+(\S{1,4})\s+\1(?![\p{L}\d])")
-    for m in inline.finditer(text):
-        p = pn.read(m.group(2))
-        if p is None or pn.real_digits(m.group(2)) < 1:
-            continue
-        if any(ed.start <= m.start() < ed.end for ed in edits):
-            continue
-        start, end = m.start(), m.end()
-        if start > 0 and text[start - 1] == " ":
-            start -= 1
-        elif end < len(text) and text[end] == " ":
-            end += 1
-        rs, re_ = to_raw(m.start(), m.end())
-        edits.append(Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}"))
-        breaks.append(PendingBreak(rs, re_, p, m.group(1).upper(), m.group()))
-    return non_overlapping(edits), breaks
-
+from .passes import Pass, PassContext, edits_only
 
 def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False, blots: str = "",
                       is_word: Callable[[str], bool] | None = None, zipf: Callable[[str], float] | None = None) -> list[Edit]:
@@ -496,39 +244,29 @@ def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool]
     return edits
 
 
-HYPH_EOL = regex.compile(r"(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
-HYPH_INLINE = regex.compile(r"(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
+def _debris_chars(text: str, ctx: PassContext) -> list[Edit]:
+    rep = ctx.rep
+    return pass_debris_chars(text, ctx.lang, ctx.cfg, rep.elision, bool(rep.domain), ctx.lex.blots, rep.is_word, rep.zipf_of)
 
 
-def pass_hyphenation(
-    text: str,
-    is_word: Callable[[str], bool],
-    is_compound: Callable[[str, str], bool],
-    rare_join: Callable[[str, str], bool] | None = None,
-) -> list[Edit]:
-    """Join words split by an end-of-line (or end-of-page) hyphen, or by a hyphen left inside a line
-    by a lost line break; keep real compounds (hyphen kept, line break removed)."""
-    edits = []
-    for m in HYPH_EOL.finditer(text):
-        a, b = m.group(1), m.group(2)
-        s, e = m.end(1), m.start(2)
-        if is_compound(a, b):
-            edits.append(Edit(s, e, "-", "hyphenation", "lexicon:compound", 0.8, (a + "-" + b, a + b), f"compound {a}-{b} kept, line break removed"))
-        elif b[0].islower() or is_word(a + b):
-            conf = 0.95 if is_word(a + b) else 0.75
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join" if conf > 0.9 else "layout:join", conf, (a + b,), f"end-of-line hyphen joined: {a}+{b}"))
-    taken = [(e.start, e.end) for e in edits]
-    for m in HYPH_INLINE.finditer(text):
-        a, b = m.group(1), m.group(2)
-        s, e = m.end(1), m.start(2)
-        if any(x < e and s < y for x, y in taken):
-            continue
-        if is_word(a + b) and not is_compound(a, b):
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.9, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a word"))
-        elif rare_join is not None and rare_join(a, b):
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.8, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a (rare) word and {a!r}, {b!r} are not both common words"))
-    return non_overlapping(edits)
+def _glued(text: str, ctx: PassContext) -> list[Edit]:
+    rep, cfg = ctx.rep, ctx.cfg
+    return pass_glued_guillemet(text, cfg.guillemet_letters, rep.is_word, rep.zipf_of, cfg.guillemet_letter_gain, rep.elision)
 
 
-def nfc(s: str) -> str:
-    return unicodedata.normalize("NFC", s)
+def _has_domain(ctx: PassContext) -> bool:
+    return bool(ctx.rep.domain)
+
+
+DEBRIS_CHARS = Pass("debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces")
+GLUED_GUILLEMET_PASS = Pass("glued-guillemet", edits_only(_glued), ("repair_words", "guillemet_letters"),
+                            doc="a guillemet or debris glued to a word end read as a lost letter")
+INWORD_DEBRIS = Pass("inword-debris", edits_only(lambda text, ctx: pass_inword_debris(text, ctx.cfg.inword_debris, ctx.rep.is_word, ctx.rep.domain.__contains__)),
+                     ("repair_words",), doc="debris between letters dropped or read as a lost space")
+PUNCT_IN_WORD_PASS = Pass("punct-in-word", edits_only(lambda text, ctx: pass_punct_in_word(text, ctx.rep.is_word)), ("repair_words",),
+                          doc="a semicolon or colon inside one word made debris for the word repair")
+# (witness text only: the ICDAR FR dev gold keeps such capitals, nulLement, 3 helpful / 9 harmful)
+INNER_CAPITAL_PASS = Pass("inner-capital", edits_only(lambda text, ctx: pass_inner_capital(text, ctx.rep.is_word)), ("repair_words",), _has_domain,
+                          doc="a capital inside a known lower-case word")
+NUMBER_LOOKALIKES = Pass("number-lookalikes", edits_only(lambda text, ctx: pass_number_lookalikes(text, ctx.lex.lookalikes)), ("repair_words",),
+                         doc="letters read for digits in a number with thousands groups")

@@ -1,0 +1,376 @@
+"""The noisy channel and the candidate search of word repair.
+
+:class:`Channel` is a weighted edit distance whose cheap operations are the OCR confusions of
+``corpus/lexicon/confusions.tsv`` (rn/m, li/h, c/e, u/n ...), accent slips and debris characters: the
+cost of printing one string for an intended word.  :class:`CandidateSearch` finds the lexicon words near
+a printed token (a SymSpell-style deletion index checked with Levenshtein, then the channel cost), the
+witness's own words near it (real-word repair), the word-pair pass's candidates, and the splits of a
+token two words were merged into.
+"""
+from __future__ import annotations
+
+import unicodedata
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from .tokens import JUNK, JUNK_JOINED
+
+if TYPE_CHECKING:
+    from .repairer import Repairer
+
+def _strip_accents(ch: str) -> str:
+    d = unicodedata.normalize("NFD", ch)
+    return d[0] if d else ch
+
+
+@lru_cache(maxsize=500_000)
+def fold_accents(w: str) -> str:
+    """``w`` without accents (é -> e): accent slips are cheap, so candidate distances ignore them."""
+    return "".join(_strip_accents(ch) for ch in w)
+
+
+def deletes(w: str, n: int) -> set[str]:
+    """``w`` and every string obtained by deleting up to ``n`` characters (SymSpell)."""
+    out = {w}
+    frontier = {w}
+    for _ in range(n):
+        nxt = set()
+        for x in frontier:
+            if len(x) <= 1:
+                continue
+            for i in range(len(x)):
+                nxt.add(x[:i] + x[i + 1 :])
+        out |= nxt
+        frontier = nxt
+    return out
+
+
+class _SubRow(dict):
+    """Substitution costs of one printed character against any intended character (filled on demand)."""
+
+    __slots__ = ("channel", "a", "noise")
+
+    def __init__(self, channel: "Channel", a: str, noise: bool):
+        super().__init__()
+        self.channel, self.a, self.noise = channel, a, noise
+
+    def __missing__(self, b: str) -> float:
+        ch = self.channel
+        sc = ch.sub(self.a, b)
+        if sc > ch.junk_sub and self.noise:
+            sc = ch.junk_sub + 0.1  # an upper-case letter inside a lower-case word is noise
+        self[b] = sc
+        return sc
+
+
+class Channel:
+    """Weighted edit distance with multi-character OCR confusions.
+
+    ``cost`` is a dynamic programme over (printed prefix, intended prefix).  What depends on the printed
+    string alone (deletion cost, debris, the confusions whose printed side ends at each position, a
+    substitution-cost table per printed character) is computed once per printed string and cached, so
+    scoring the many candidates of one token only walks the cells."""
+
+    PREP_CACHE_MAX = 200_000  # printed strings whose per-row tables are kept
+
+    def __init__(self, confusions, accent_cost: float, junk_sub_cost: float, junk_del_cost: float):
+        self.by_last: dict[str, list[tuple[str, str, float]]] = {}
+        for p, q, c in confusions:
+            key = p[-1] if p else ""
+            self.by_last.setdefault(key, []).append((p, q, c))
+        self.accent_cost = accent_cost
+        self.junk_sub = junk_sub_cost
+        self.junk_del = junk_del_cost
+        self.junk_extra = 0.35  # a debris character standing for two letters
+        self._extra_letter = 1.0  # a printed letter the page does not have (set from CleanConfig.extra_letter_cost)
+        # a path of the programme jumps at most this many rows at once (the longest printed side of a used confusion)
+        self._max_jump = max([1] + [len(p) for p, _q, _c in confusions if p])
+        # early exit is exact only when no operation has a negative cost
+        self._monotone = all(c >= 0 for _p, _q, c in confusions) and min(accent_cost, junk_sub_cost, junk_del_cost) >= 0
+        self._prep_cache: dict[str, tuple] = {}
+        self._sub_rows: dict[tuple[str, bool], _SubRow] = {}
+
+    @property
+    def extra_letter(self) -> float:
+        return self._extra_letter
+
+    @extra_letter.setter
+    def extra_letter(self, v: float) -> None:
+        self._extra_letter = v
+        self._prep_cache.clear()
+        self._monotone = self._monotone and v >= 0
+
+    def sub(self, a: str, b: str) -> float:
+        if a == b:
+            return 0.0
+        al, bl = a.lower(), b.lower()
+        if al == bl:
+            return 0.0
+        if a in JUNK:
+            return self.junk_sub
+        if _strip_accents(al) == _strip_accents(bl):
+            return self.accent_cost
+        return 1.0
+
+    def _prep(self, o: str) -> tuple:
+        """Per row i = 1..len(o): (deletion cost, o[i-1] is debris, substitution row, confusions ending at i
+        as (rows back, intended side, its length, cost))."""
+        rows = self._prep_cache.get(o)
+        if rows is not None:
+            return rows
+        ol = o.lower()
+        out = []
+        for i in range(1, len(o) + 1):
+            a = o[i - 1]
+            junk = a in JUNK
+            noise = i > 1 and a.isupper() and o[i - 2].islower()
+            key = (a, noise)
+            row = self._sub_rows.get(key)
+            if row is None:
+                row = self._sub_rows[key] = _SubRow(self, a, noise)
+            conf = self.by_last.get(a, ())
+            if a != ol[i - 1]:
+                conf = tuple(conf) + tuple(self.by_last.get(ol[i - 1], ()))
+            confs = tuple(
+                (len(p), q, len(q), c)
+                for p, q, c in conf
+                if len(p) <= i and (o[i - len(p) : i] == p or (p.islower() and ol[i - len(p) : i] == p))
+            )
+            out.append((self.junk_del if junk else self._extra_letter, junk, row, confs))
+        rows = tuple(out)
+        if len(self._prep_cache) >= self.PREP_CACHE_MAX:
+            self._prep_cache.clear()
+        self._prep_cache[o] = rows
+        return rows
+
+    def cost(self, o: str, t: str, cutoff: float | None = None) -> float:
+        """Cost of printing ``o`` for the intended word ``t`` (``t`` lower case).
+
+        With ``cutoff``, the programme stops as soon as every path must cost more than ``cutoff`` and
+        returns a lower bound above it: exact for every result ``<= cutoff``."""
+        rows = self._prep(o)
+        m = len(t)
+        prev = [float(j) for j in range(m + 1)]  # row 0: insertions only
+        done = [prev]
+        js, je = self.junk_sub, self.junk_extra
+        prune = cutoff is not None and self._monotone
+        if prune:
+            jump = self._max_jump
+            mins = [0.0]
+        for i, (dl, junk, subrow, confs) in enumerate(rows, 1):
+            ext = None
+            if confs:
+                ext = {}
+                for lp, q, lq, c in confs:
+                    src = done[i - lp]
+                    if lq == 0:
+                        for j in range(1, m + 1):
+                            ext.setdefault(j, []).append((src, j, c))
+                        continue
+                    k = t.find(q)
+                    while k != -1:
+                        j = k + lq
+                        if j >= 1:
+                            ext.setdefault(j, []).append((src, k, c))
+                        k = t.find(q, k + 1)
+            best = prev[0] + dl
+            cur = [best]
+            j = 0
+            for b in t:
+                j += 1
+                left = best
+                best = prev[j] + dl
+                v = left + 1.0
+                if v < best:
+                    best = v
+                v = prev[j - 1] + subrow[b]
+                if v < best:
+                    best = v
+                if junk and j > 1:
+                    v = prev[j - 2] + js + je
+                    if v < best:
+                        best = v
+                if ext is not None:
+                    e = ext.get(j)
+                    if e is not None:
+                        for src, jj, c in e:
+                            v = src[jj] + c
+                            if v < best:
+                                best = v
+                cur.append(best)
+            done.append(cur)
+            prev = cur
+            if prune:
+                mins.append(min(cur))
+                lb = min(mins[-jump:])
+                if lb > cutoff:
+                    return lb
+        return prev[m]
+
+
+ACCENT_GROUPS = {ch: g for g in ("aàâä", "eéèêë", "iîï", "oôö", "uùûü", "cç", "yÿ") for ch in g}
+
+
+class CandidateSearch:
+    """The candidates of one repairer (its lexicon look-ups, channel and settings); caches the
+    candidates of each token."""
+
+    def __init__(self, rep: "Repairer"):
+        res, cfg = rep.res, rep.cfg
+        self.cfg = cfg
+        self.channel = rep.channel
+        self.zipf = rep.zipf
+        self.domain = rep.domain
+        self.is_word, self.prior, self.zipf_of = rep.is_word, rep.prior, rep.zipf_of
+        self._cand_cache: dict[str, list[tuple[str, float]]] = {}
+        self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
+        # lower-case confusions cheap enough for the word-pair pass's real-word candidates
+        self.cheap_confusions = [(p, q, c) for p, q, c in res.lexdata.confusions
+                                 if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost]
+        # small pool always searched: the domain terms (the witness's own words are added per text)
+        self.local = sorted(w for w in self.domain if w.isalpha())
+        self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
+        self.local_index: dict[str, list[str]] = {}
+        for w in self.local:
+            for d in deletes(w, 2):
+                self.local_index.setdefault(d, []).append(w)
+        # accent-folded form of every word the indexes can return (candidate distances ignore accents)
+        self.folded = {w: w if w.isascii() else fold_accents(w) for ws in rep.buckets.values() for w in ws}
+        self.folded.update((w, fold_accents(w)) for w in self.local)
+
+    def accent_variants(self, lw: str) -> list[str]:
+        """Known words (any frequency) that differ from ``lw`` only by accents: one letter changed within its
+        accent group, or all accents dropped."""
+        out = set()
+        for i, ch in enumerate(lw):
+            for alt in ACCENT_GROUPS.get(ch, ""):
+                if alt != ch:
+                    v = lw[:i] + alt + lw[i + 1 :]
+                    if self.zipf.get(v, 0.0) > 0.0:
+                        out.add(v)
+        f = fold_accents(lw)
+        if f != lw and self.zipf.get(f, 0.0) > 0.0:
+            out.add(f)
+        return sorted(out)
+
+    def candidates(self, tok: str) -> list[tuple[str, float]]:
+        """Lexicon words near ``tok`` with their channel cost, cheapest first (cached).
+
+        Retrieval is a SymSpell-style lookup: the deletions (up to 2) of the token are looked up in the
+        deletion index of the candidate words; the hits are checked with Levenshtein (C), and only the
+        ``max_candidates`` closest (then most frequent) get the weighted OCR channel cost (Python DP)."""
+        hit = self._cand_cache.get(tok)
+        if hit is not None:
+            return hit
+        lt = tok.lower()
+        maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
+        ds = deletes(lt, 2)
+        found = set().union(*filter(None, map(self.index.get, ds)))
+        if self.local_index:
+            found.update(*filter(None, map(self.local_index.get, ds)))
+        zipf = self.zipf
+        words = list(found)
+        hits = process.extract(fold_accents(lt), list(map(self.folded.__getitem__, words)),
+                               scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
+        scored.sort()
+        picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
+        # multi-character OCR confusions (li -> h, ii -> h, rn -> m) are two plain edits: a short token
+        # would miss them within its distance, so the confusions themselves propose candidates too
+        seen = set(picked)
+        for p, q, _c in self.confusions_multi:
+            i = lt.find(p)
+            while i != -1:
+                v = lt[:i] + q + lt[i + len(p):]
+                if v not in seen and zipf.get(v, 0.0) >= self.cfg.cand_min_zipf:
+                    seen.add(v)
+                    picked.append(v)
+                i = lt.find(p, i + 1)
+        out = []
+        for w in picked:
+            c = self.channel.cost(tok, w, self.cfg.max_cost)
+            if c <= self.cfg.max_cost:
+                out.append((w, c))
+        out.sort(key=lambda x: x[1])
+        self._cand_cache[tok] = out
+        return out
+
+    def local_candidates(self, tok: str, ctx) -> list[tuple[str, float]]:
+        """Candidates among the words the witness and the corpus use (real-word repair)."""
+        key = (tok, id(ctx))
+        hit = ctx.cache.get(key)
+        if hit is not None:
+            return hit
+        lt = tok.lower()
+        maxd = 1 if len(lt) <= 4 else 2
+        found = process.extract(lt, ctx.pool, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        # (its users keep only the candidates costing at most real_word_max_cost / witness_max_cost)
+        cut = max(self.cfg.real_word_max_cost, self.cfg.witness_max_cost)
+        out = sorted(((w, self.channel.cost(tok, w, cut)) for w, _, _ in found if w != lt), key=lambda x: x[1])
+        ctx.cache[key] = out
+        return out
+
+    def context_candidates(self, lw: str, known: bool, vocab) -> list[tuple[str, float, float]]:
+        """Candidates of the word-pair pass for ``lw``: (word, channel cost, lexicon prior - channel_scale x
+        cost), words of ``vocab`` only.  A known word gets only those costing at most
+        ``bigram_real_word_max_cost``: the word with one or two OCR confusions undone (the cheaper search,
+        since most printed words are known)."""
+        cfg = self.cfg
+        if not known:
+            pairs = self.candidates(lw)
+        else:
+            # the page's word with one or two OCR confusions of confusions.tsv undone, as cheap as allowed
+            cut = cfg.bigram_real_word_max_cost
+            seen = {lw: 0.0}
+            frontier = [(lw, 0.0)]
+            for _round in range(2):
+                nxt = []
+                for v, c0 in frontier:
+                    for p, q, c in self.cheap_confusions:
+                        if c0 + c > cut:
+                            continue
+                        i = v.find(p)
+                        while i != -1:
+                            u = v[:i] + q + v[i + len(p):]
+                            if seen.get(u, 99.0) > c0 + c:
+                                seen[u] = c0 + c
+                                nxt.append((u, c0 + c))
+                            i = v.find(p, i + 1)
+                frontier = nxt
+            pairs = [(w, c) for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab) if c <= cut]
+        return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
+
+    def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:
+        """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""
+        cfg = self.cfg
+        scale = cfg.channel_scale if scale is None else scale
+        lt = tok.lower()
+        out = []
+        m = JUNK_JOINED.fullmatch(lt)
+        if m and self.is_word(m.group(1)) and self.is_word(m.group(2)):
+            w = m.group(1) + " " + m.group(2)
+            s = min(self.prior(m.group(1), ctx.doc), self.prior(m.group(2), ctx.doc)) - scale * cfg.junk_sub_cost
+            out.append((s, w, cfg.junk_sub_cost))
+        elif m and self.zipf.get(m.group(2), 0) >= cfg.split_right_zipf and len(m.group(1)) >= 3:
+            # the debris stands for a letter and the lost space: teni^le = tenir le
+            c = cfg.junk_sub_cost + self.channel.junk_extra
+            for left, _ in self.candidates(m.group(1) + "^"):
+                if left.startswith(m.group(1)) and len(left) == len(m.group(1)) + 1:
+                    s = min(self.prior(left, ctx.doc), self.prior(m.group(2), ctx.doc)) - scale * c
+                    out.append((s, left + " " + m.group(2), c))
+        if len(lt) < cfg.split_min_len or not lt.isalpha() or self.zipf.get(lt, 0) > 0:
+            return out
+        for i in range(1, len(lt) - 1):
+            left, right = lt[:i], lt[i:]
+            if self.zipf.get(left, 0) < cfg.split_left_zipf or len(left) < 2 or len(right) < 3:
+                continue
+            opts = [(right, 0.0)] if self.is_word(right) else self.candidates(right)[:3]
+            for w, c in opts:
+                if self.zipf_of(w) < cfg.split_right_zipf and w not in self.domain:
+                    continue
+                s = min(self.prior(left, ctx.doc), self.prior(w, ctx.doc)) - scale * (c + cfg.split_cost)
+                out.append((s, left + " " + w, c + cfg.split_cost))
+        return out

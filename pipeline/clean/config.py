@@ -1,0 +1,139 @@
+"""Settings of the clean stage: :class:`CleanConfig`, every threshold named with its tuned default.
+
+A pass is switched on by the boolean fields its registry entry names (:mod:`pipeline.clean.registry`);
+the ``general_*`` fields are the choices of general mode (no domain lexicon), measured on ICDAR 2017."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class CleanConfig:
+    """Settings of the clean stage (all thresholds are named here; defaults are the tuned values)."""
+
+    # passes
+    join_hyphens: bool = True  # join end-of-line / inline hyphen splits (False for gold that keeps them)
+    remove_layout: bool = True  # running heads, page numbers, web-debris lines
+    repair_words: bool = True  # spell repair (non-words, elision, split/merge, real words)
+    use_context: bool = True  # bigram evidence from the witness and the corpus (real-word repair)
+    use_ftfy: bool = True  # mojibake / ligature repair
+    read_glyphs: bool = True  # historical letter forms (long s ...) read as their letter (corpus/lexicon/glyphs.tsv)
+    # layout
+    foreign_script_ratio: float = 0.3  # share of non-Latin letters that makes a line web debris
+    foreign_frame_words: int = 2  # a line opening with a word in another script and having this many is debris too
+    head_max_len: int = 40  # longest line (characters) that can be a running head / page number
+    head_max_dist: int = 3  # edit distance (accent/case folded) to a known head of running_heads.tsv
+    min_real_digits: int = 1  # a page-number token needs this many real digits unless otherwise evidenced
+    unpaired_guillemet_as_comma: bool = True  # French: a lone » between words was a comma
+    guillemet_window: int = 300  # characters looked back for an opening « before calling » unpaired
+    trailing_apostrophe_debris: bool = True  # French witness text (not general mode): an apostrophe glued to a word end that is no elision prefix is debris
+    quote_window: int = 200  # ... unless an apostrophe opening a quotation stands this many characters before
+    # channel (weighted edit distance)
+    accent_cost: float = 0.35  # é/e, â/a ...
+    accent_variants: bool = True  # an unknown token with exactly one known accent variant (any frequency) is that word
+    junk_sub_cost: float = 0.45  # a debris character (^ * | $ % ») read for a letter
+    junk_del_cost: float = 0.35  # a debris character that is not part of the word
+    extra_letter_cost: float = 1.2  # a printed letter the page does not have (OCR substitutes more often than it
+    # adds: dpît = doit, not dit); general mode keeps 1.0 (ICDAR FR right->wrong 8 -> 13 with 1.2)
+    general_extra_letter_cost: float = 1.0
+    max_cost: float = 1.6  # candidates costing more are not considered
+    channel_scale: float = 3.5  # log10 probability lost per unit of edit cost
+    max_candidates: int = 25  # rapidfuzz candidates retrieved per token before weighting
+    cand_min_zipf: float = 2.8  # wordfreq words less frequent cannot beat the margin: not searched
+    # lexicon
+    word_min_zipf: float = 3.0  # wordfreq zipf at which a word counts as known (hyphen joins, merges)
+    nonword_zipf: float = 3.0  # printed words less frequent are judged by the noisy channel alone (margin)
+    real_word_zipf: float = 2.3  # printed words at least this frequent may also be changed with corpus evidence
+    compound_part_zipf: float = 3.0  # both parts this frequent + joined form unknown: a real compound
+    domain_boost: float = 1.0  # prior bonus (zipf units) of domain terms
+    domain_floor: float = 3.5  # domain terms absent from wordfreq count as this frequent
+    corpus_boost: float = 0.5  # prior bonus per decade of occurrences in the corpus / the witness
+    corpus_min_count: int = 2  # occurrences before the corpus counts as evidence
+    # decisions
+    margin: float = 2.6  # score gain (zipf units) a repair must show over the printed word (2.2: FR ICDAR right->wrong 0.22 %)
+    unknown_channel_scale: float = 2.5  # channel scale when the printed token is unknown
+    unknown_margin: float = 1.0  # the same for a token no lexicon knows or with debris in it (no evidence for itself)
+    short_margin: float = 0.3  # extra margin for words of 3 letters or fewer (0.9 -> 0.3: fr-000 1.98 -> 1.93 %, ICDAR EN 9.80 -> 9.79, right->wrong unchanged)
+    junk_obs_score: float = 0.0  # score of a printed token containing debris characters / digits
+    real_word_max_cost: float = 0.7  # real-word repairs: only cheap OCR confusions
+    real_word_margin: float = 1.0  # real-word repairs: gain needed over the printed word
+    context_weight: float = 1.5  # zipf units per decade of bigram evidence
+    context_min_tokens: int = 150  # witness + corpus tokens needed before real-word repair is tried
+    apply_confidence: float = 0.6  # below: leave the word as printed and record a Flag
+    flag_band: float = 0.8  # repairs within this much below the margin are flagged
+    conf_offset: float = 0.2  # shifts the logistic confidence of a repair
+    split_min_len: int = 5  # shortest merged token tried as two words
+    split_left_zipf: float = 5.8  # left part of a split must be this frequent (du, son, the ...)
+    split_cost: float = 0.8  # channel cost of a lost space (0.4 split real words apart on ICDAR: "had get", "si ment")
+    split_right_zipf: float = 4.5  # right part of a split must be this frequent (or a domain term)
+    inword_debris: str = "<>{}()%«&^9"  # characters that are OCR debris when found between two letters
+    guillemet_letters: str = "se"  # letters a « glued to a word end may stand for (moin« = moins, qu« = que)
+    guillemet_letter_gain: float = 1.0  # ... when word + letter is this much more frequent (zipf) than the word
+    guillemet_s_min_zipf: float = 5.0  # French: a » glued to a word of 1-2 letters is an s when word + s is this frequent (de» = des), else a comma
+    elision_min_word: int = 4  # s^a...: one-letter elision + debris + a letters-only word this long is an elision
+    # witness text: an elision whose apostrophe the OCR read as another glyph before a short word
+    # (dHin = d'un, cVst = c'est, qu\m = qu'un, l*nn = l'un): the word is read among the language's most
+    # frequent words that begin with a vowel or h (a damaged remainder of 1..3 letters is too little
+    # evidence for any rarer word)
+    elision_short_min_zipf: float = 6.0
+    elision_short_max_cost: float = 1.5  # channel cost of glyph + remainder -> the word (the glyph as debris)
+    elision_short_sep: float = 0.5  # the best reading must beat the next (and the plain repair) by this much
+    cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
+    merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen
+    # ... in these languages; elsewhere such a split is left as printed.  ICDAR 2017 dev: English 270 of the
+    # 294 splits have the hyphen in the gold (5.1 -> 7.0 % CER reduction); French 3 helpful / 8 harmful as
+    # scored (that gold keeps the OCR's split as often as it prints the hyphen, and then without a space)
+    lost_hyphen_langs: tuple[str, ...] = ("en",)
+    lost_hyphen_min_zipf: float = 3.0  # ... when a part is a fragment and the join is this frequent
+    lost_hyphen_margin: float = 2.5  # ... or two known words whose join general print has 10^2.5 x as often as the pair
+    join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
+    # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
+    general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN
+    general_elision_guesses: bool = False  # "T"+word -> "l'"+word, " 'word" -> "l'word": 0 helpful / 5 harmful on FR
+    # witness-internal phrase repair on general text: its n-grams seen three times are rare in a page of a
+    # newspaper (ICDAR 2017 dev as 20-line documents: EN 9.304 % with it, 9.308 % without, FR 7.070 / 7.071 %,
+    # sentence by sentence no change) while it took about a quarter of the cleaning time there
+    general_phrase_repair: bool = False
+    # French, general mode: a non-word repair must beat its next candidate by this much (ICDAR FR dev: the
+    # repairs with a close second were 2 harmful for 1 helpful; EN does not need it: 31 helpful / 4 harmful)
+    general_fr_min_separation: float = 3.0
+    report_candidates: int = 5
+    # witness-internal phrase repair (a book repeats its phrases: "celui qui donne", "à son choix")
+    phrase_repair: bool = True
+    phrase_min_count: int = 3  # a word n-gram (n = 2..4) of the witness this frequent is evidence
+    phrase_max_tokens: int = 3  # printed tokens in a window (known anchors + damaged tokens)
+    phrase_max_cost: float = 3.5  # channel cost of the damaged part -> n-gram words, at most ...
+    phrase_cost_per_char: float = 0.5  # ... and at most this per character of the repaired words
+    phrase_bare_max_cost: float = 1.2  # the same for a window without a known anchor word
+    phrase_rare_max_cost: float = 1.0  # the same when the damaged part is a (rare) word of the lexicon
+    phrase_alpha_max_cost: float = 2.4  # the same when the printed part has no debris character (two plain edits)
+    phrase_max_edits: int = 4  # plain edit distance pre-filter (also at most half the n-gram words' length + 1)
+    phrase_bare_max_edits: int = 2  # the same without an anchor word
+    phrase_sep: float = 0.6  # the next n-gram (another reading) must cost this much more
+    realword_rules: bool = True  # grammar patterns of lexicon/realword.tsv (on -> ou, eu -> en, be -> he ...)
+    realword_max_sentences: int = 200  # sentences tagged with spaCy per text at most (speed bound)
+    witness_often: int = 6  # witness text: a rare word printed once, one edit (cost <= witness_max_cost) from a word
+    witness_rare_zipf: float = 3.5  # the witness prints this often, is that word (0: off)
+    witness_max_cost: float = 1.2
+    determiner_participle: bool = True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
+    determiner_min_count: int = 3  # ... when the witness prints the -e word this often
+    # context from a general corpus's word pairs (English: symspellpy's Google Books counts), after the
+    # other passes; measured on ICDAR 2017 English dev (see bigram_edits)
+    bigram_context: bool = True
+    bigram_weight: float = 1.0  # zipf units per unit of log10 association with the neighbours
+    bigram_unseen: float = 0.3  # a pair absent from the list: this share of what independent words would give
+    bigram_real_word_margin: float = 1.5  # gain a candidate needs over a known printed word
+    bigram_real_word_max_cost: float = 0.7  # ... costing at most this (cheap OCR confusions: lie/he, bad/had)
+    bigram_nonword_margin: float = 2.0  # gain needed over a word no lexicon knows
+    # the neighbours must favour the candidate: a listed pair, and an association this much above the
+    # printed word's (log10; frequency alone never replaces a word: "climbed yon hill", "did ail him")
+    bigram_min_evidence: float = 1.0
+    # a known word's candidates whose prior minus channel cost falls this far below the word's prior are
+    # not tried (the neighbours would have to favour them 10^gap times: "the" -> "tho")
+    bigram_max_prior_gap: float = 3.0
+    # the clean CLI's --resources auto: a text whose words are at least this share card-game terms
+    # (corpus/lexicon/domain_xx.txt) is cleaned with the domain resources, any other with the general ones
+    # (the seeds: 0.13-0.18 in their language; ICDAR 2017 press: 0.002-0.005, at most 0.024 in 20 lines)
+    domain_min_share: float = 0.05
+    phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)

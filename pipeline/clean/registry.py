@@ -1,0 +1,47 @@
+"""The passes of the clean stage, in the order they run.
+
+Each pass proposes edits on the current text; :class:`~pipeline.clean.edits.EditBuffer` composes them into
+non-overlapping Corrections on the raw text, so ``replay(raw, corrections) == text``.  A new pass is a
+module defining a :class:`~pipeline.clean.passes.Pass` and one line here.
+"""
+from __future__ import annotations
+
+from .debris import DEBRIS_CHARS, GLUED_GUILLEMET_PASS, INNER_CAPITAL_PASS, INWORD_DEBRIS, NUMBER_LOOKALIKES, PUNCT_IN_WORD_PASS
+from .elision import ELISION
+from .hyphenation import HYPHENATION
+from .layout import DEBRIS_LINES, RUNNING_HEADS
+from .normalise import CONTROL, FTFY, GLYPHS
+from .passes import Pass
+from .phrases import PHRASES
+from .realwords import BIGRAM_CONTEXT, CONTEXT_WORDS, DETERMINER_PARTICIPLE, REALWORD_RULES
+from .words import WORDS
+
+REGISTRY: tuple[Pass, ...] = (
+    CONTROL,  # control and format characters
+    FTFY,  # mojibake, ligatures
+    GLYPHS,  # long s and other historical letter forms
+    DEBRIS_LINES,  # lines in another script, web-debris patterns
+    RUNNING_HEADS,  # running heads and page numbers -> page breaks
+    HYPHENATION,  # end-of-line and inline hyphen joins
+    DEBRIS_CHARS,  # stray debris characters, unpaired guillemets, specks for spaces
+    GLUED_GUILLEMET_PASS,  # « or debris glued to a word end read as a letter
+    INWORD_DEBRIS,  # debris between letters
+    PUNCT_IN_WORD_PASS,  # ; or : inside one word
+    INNER_CAPITAL_PASS,  # a capital inside a lower-case word (witness text)
+    NUMBER_LOOKALIKES,  # letters read for digits in numbers
+    ELISION,  # French elisions damaged by OCR
+    WORDS,  # non-words, merges/splits, elision apostrophes (a repair below apply_confidence is a Flag)
+    PHRASES,  # witness-internal phrase repair
+    CONTEXT_WORDS,  # real words by the witness's bigrams
+    REALWORD_RULES,  # real-word confusions by grammar
+    BIGRAM_CONTEXT,  # real words by a general corpus's word pairs
+    DETERMINER_PARTICIPLE,  # French witness text: la donné -> la donne
+)
+
+
+def by_name(name: str) -> Pass:
+    """The pass called ``name`` (KeyError if none)."""
+    for p in REGISTRY:
+        if p.name == name:
+            return p
+    raise KeyError(name)

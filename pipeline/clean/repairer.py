@@ -1,0 +1,99 @@
+"""The repair engine of one language and configuration, split by job: the lexicon look-ups live here
+(known word, protected spelling, zipf frequency, prior), the candidates in
+:class:`~pipeline.clean.channel.CandidateSearch` (``rep.search``), the decision in
+:class:`~pipeline.clean.decide.Decider` (``rep.decider``), the per-token memos in
+:class:`~pipeline.clean.memo.Memos` (``rep.memo(name)``).  One repairer per resources object and
+configuration (:meth:`~pipeline.clean.resources.CleanResources.repairer`)."""
+from __future__ import annotations
+
+import math
+from collections import Counter
+from typing import TYPE_CHECKING, Any
+
+from .channel import CandidateSearch, Channel
+from .decide import Decider
+from .memo import Memos
+from .tokens import COMPOUND_SPLIT
+
+if TYPE_CHECKING:
+    from .config import CleanConfig
+    from .lexicon import BigramModel
+    from .realwords import RealWordRules
+    from .resources import CleanResources
+
+
+class Repairer:
+    """Lexicon look-ups of one language, with the candidate search, the decider and the memos."""
+
+    def __init__(self, res: "CleanResources", cfg: "CleanConfig"):
+        self.res = res
+        self.cfg = cfg
+        self.lang = res.lang
+        self.zipf = res.general.zipf
+        self.buckets = res.general.buckets
+        self.domain = {w.lower() for w in res.lexdata.domain}
+        self.hist = res.lexdata.historical
+        self.elision = res.lexdata.elision
+        self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
+        self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
+        self.memos = Memos()
+        self._rw: RealWordRules | None = None
+        self.search = CandidateSearch(self)
+        self.local = self.search.local  # the domain terms: the pool always searched for real words
+        self.decider = Decider(self)
+
+    def memo(self, name: str) -> dict[Any, Any]:
+        """The per-token memo ``name`` (see :mod:`pipeline.clean.memo`)."""
+        return self.memos.get(name)
+
+    @property
+    def bigrams(self) -> "BigramModel | None":
+        """The language's general word-pair counts when ``bigram_context`` is on (None otherwise, or when
+        no package ships them)."""
+        if not self.cfg.bigram_context:
+            return None
+        from .lexicon import bigram_model
+
+        return bigram_model(self.lang)
+
+    def realword_rules(self) -> "RealWordRules":
+        if self._rw is None:
+            from .realwords import RealWordRules
+
+            self._rw = RealWordRules(self.res.lexdata.realword, self.lang, self.res.lexdata.tag_shapes)
+        return self._rw
+
+    # ---- lexicon -------------------------------------------------------------------------
+    def protected(self, lw: str) -> bool:
+        return lw in self.hist or lw in self.domain
+
+    def zipf_of(self, lw: str) -> float:
+        z = self.zipf.get(lw)
+        if z is None and ("-" in lw or "'" in lw):
+            parts = [p for p in COMPOUND_SPLIT.split(lw) if p]
+            z = min((self.zipf.get(p, 0.0) for p in parts), default=0.0) - 1.0 if parts else 0.0
+        return z or 0.0
+
+    def prior(self, lw: str, doc: Counter | None = None) -> float:
+        z = self.zipf_of(lw)
+        if lw in self.domain:
+            z = max(z, self.cfg.domain_floor) + self.cfg.domain_boost
+        n = doc.get(lw, 0) if doc else 0
+        if n >= self.cfg.corpus_min_count:
+            z += self.cfg.corpus_boost * math.log10(n)
+        return z
+
+    def is_word(self, w: str) -> bool:
+        lw = w.lower().replace("’", "'")
+        if self.protected(lw):
+            return True
+        return self.zipf.get(lw, 0.0) >= self.cfg.word_min_zipf
+
+    def is_compound(self, a: str, b: str) -> bool:
+        lw = (a + "-" + b).lower()
+        if self.protected(lw):
+            return True
+        if self.protected((a + b).lower()) or self.zipf.get((a + b).lower(), 0.0) >= self.cfg.word_min_zipf:
+            return False
+        return self.zipf.get(a.lower(), 0) >= self.cfg.compound_part_zipf and self.zipf.get(b.lower(), 0) >= self.cfg.compound_part_zipf
+

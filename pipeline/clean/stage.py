@@ -1,0 +1,195 @@
+"""The orchestrator of the clean stage: the passes of :mod:`pipeline.clean.registry` run in order on one
+text, each where its configuration switches it on, and what each changed is recorded (``clean
+--explain`` prints it).  Raw OCR / transcription text -> reading text + every change as a Correction,
+``replay(raw, corrections) == text``.
+
+General mode (``general_resources``: no domain lexicon) is measured on ICDAR 2017: French repairs there are
+conservative (no guessed splits/elisions; non-word repairs only with a clearly unique candidate), and the
+passes that need a book's own evidence or were measured harmful on press text are off (the ``general_*``
+fields and comments of :class:`~pipeline.clean.config.CleanConfig`).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+
+from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
+from .config import CleanConfig
+from .edits import EditBuffer
+from .layout import PendingBreak
+from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
+from .registry import REGISTRY
+from .resources import CleanResources, general_resources
+
+
+@dataclass(frozen=True)
+class PassChange:
+    """One edit a pass made: the raw span it covers (before the pass), the text it replaced, its result."""
+
+    start: int
+    end: int
+    before: str
+    after: str
+    kind: str
+    method: str
+    evidence: str
+
+
+@dataclass(frozen=True)
+class PassLog:
+    """What one run of a pass changed (a pass of several rounds has one log per round)."""
+
+    name: str
+    changes: tuple[PassChange, ...]
+    flags: int = 0
+
+
+@dataclass(frozen=True)
+class _Run:
+    buf: EditBuffer
+    breaks: tuple[PendingBreak, ...]
+    flags: tuple[Flag, ...]
+    regs: tuple[Regularisation, ...]
+    log: tuple[PassLog, ...]
+
+
+def _logged(p: Pass, buf: EditBuffer, r: PassResult) -> PassLog:
+    changes = []
+    for e in r.edits:
+        rs, re_ = buf.raw_span(e.start, e.end)
+        changes.append(PassChange(rs, re_, buf.text[e.start : e.end], e.after, e.kind, e.method, e.evidence))
+    return PassLog(p.name, tuple(changes), len(r.flags))
+
+
+def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple[Pass, ...] = REGISTRY) -> _Run:
+    buf = EditBuffer(raw)
+    ctx = PassContext(config, resources.lang, resources.lexdata, resources.repairer(config), buf)
+    breaks: list[PendingBreak] = []
+    flags: list[Flag] = []
+    regs: list[Regularisation] = []
+    log: list[PassLog] = []
+    for p in passes:
+        if not p.enabled(ctx):
+            continue
+        for _round in range(p.n_rounds(config)):
+            r = p.run(buf.text, ctx)
+            log.append(_logged(p, buf, r))
+            breaks.extend(r.breaks)
+            buf.apply(r.edits)
+            # flags/regs were found on the text before this pass's edits: recompute their raw spans
+            # from the corrections (words kept as printed are not inside any correction)
+            _flags_regs_from_prev(buf, r.flags, r.regs, flags, regs)
+            if not (r.edits or r.flags or r.regs):
+                break  # (a pass of several rounds: a round that changes nothing ends it)
+    return _Run(buf, tuple(breaks), tuple(flags), tuple(regs), tuple(log))
+
+
+def _flags_regs_from_prev(buf: EditBuffer, fl: list[FlagSpec], rg: list[RegSpec], flags: list[Flag], regs: list[Regularisation]) -> None:
+    # The spans were taken on the text before the pass; the pass only changed other words, so we
+    # locate each flagged word by searching its text near the old position in the new text.
+    for s, e, t, cands, conf, why in fl:
+        pos = _relocate(buf.text, t, s)
+        if pos is None:
+            continue
+        rs, re_ = buf.raw_span(pos, pos + len(t))
+        if buf.raw[rs:re_] == t:
+            flags.append(Flag(rs, re_, t, tuple(cands), conf, why))
+    for s, e, t, reg in rg:
+        pos = _relocate(buf.text, t, s)
+        if pos is None:
+            continue
+        rs, re_ = buf.raw_span(pos, pos + len(t))
+        if buf.raw[rs:re_] == t:
+            regs.append(Regularisation(rs, re_, t, reg))
+
+
+def _relocate(text: str, t: str, s: int) -> int | None:
+    lo = max(0, s - 200)
+    best = None
+    i = text.find(t, lo, s + 200 + len(t))
+    while i != -1 and i <= s + 200:
+        if best is None or abs(i - s) < abs(best - s):
+            best = i
+        i = text.find(t, i + 1, s + 200 + len(t))
+    return best
+
+
+
+
+def clean_explained(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig()) -> tuple[Cleaned, tuple[PassLog, ...]]:
+    """:func:`clean`, with what each pass changed, in the order the passes ran."""
+    raw = text.raw
+    run = _run(raw, resources, config)
+    corrections = tuple(run.buf.corrections)
+    _, raw_to_clean = offset_maps(raw, corrections)
+    breaks = tuple(
+        PageBreak(p.raw_start, p.raw_end, raw_to_clean[p.raw_start], p.page, p.head, p.printed) for p in run.breaks
+    )
+    cleaned = Cleaned(
+        witness_id=text.witness.id,
+        raw=raw,
+        text=run.buf.text,
+        corrections=corrections,
+        page_breaks=breaks,
+        flags=tuple(sorted(run.flags, key=lambda f: f.start)),
+        regularisations=tuple(sorted(run.regs, key=lambda r: r.start)),
+    )
+    return cleaned, run.log
+
+
+def clean(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig()) -> Cleaned:
+    """Clean one witness.  ``replay(text.raw, result.corrections) == result.text``."""
+    return clean_explained(text, resources, config)[0]
+
+
+def _text_witness(s: str, lang: str) -> WitnessText:
+    w = Witness(id="text", file="-", game="ecarte", lang=lang, kind="ocr", title="text")
+    return WitnessText(w, s)
+
+
+def clean_text(s: str, lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> str:
+    """Clean any text (general resources when none are given)."""
+    res = resources if resources is not None else general_resources(lang)
+    return clean(_text_witness(s, lang), res, config).text
+
+
+def explain_text(s: str, lang: str, resources: CleanResources | None = None,
+                 config: CleanConfig = CleanConfig()) -> tuple[Cleaned, tuple[PassLog, ...]]:
+    """:func:`clean_text` with the result in full and what each pass changed (``clean --explain``)."""
+    res = resources if resources is not None else general_resources(lang)
+    return clean_explained(_text_witness(s, lang), res, config)
+
+
+def clean_lines(lines: list[str], lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> list[str]:
+    """Clean each line on its own (the ``--lines`` mode): exactly as many lines out as in.
+
+    Layout removal and hyphen joins across lines are off; a line that cleans to nothing stays empty.
+    """
+    cfg = replace(config, remove_layout=False) if config.remove_layout else config
+    out = []
+    for line in lines:
+        t = clean_text(line.rstrip("\n"), lang, resources, cfg)
+        out.append(t.replace("\n", " "))
+    return out
+
+
+def explanation(cleaned: Cleaned, log: tuple[PassLog, ...]) -> list[str]:
+    """The lines ``clean --explain`` prints: each change as ``pass, raw line, before -> after, kind,
+    method, evidence`` (tab-separated) in the order the passes made them, each flagged word, and a
+    summary line."""
+
+    def line_of(pos: int) -> int:
+        return cleaned.raw.count("\n", 0, pos) + 1
+
+    out = []
+    for entry in log:
+        for ch in entry.changes:
+            out.append(f"{entry.name}\tline {line_of(ch.start)}\t{ch.before!r} -> {ch.after!r}\t{ch.kind}\t{ch.method}\t{ch.evidence}")
+    for f in cleaned.flags:
+        out.append(f"flagged\tline {line_of(f.start)}\t{f.text!r} kept as printed\tcandidates {', '.join(f.candidates) or '-'}\t"
+                   f"confidence {f.confidence:.2f}\t{f.reason}")
+    passes = sorted({e.name for e in log if e.changes})
+    n = sum(len(e.changes) for e in log)
+    out.append(f"{n} change{'s' if n != 1 else ''} by {len(passes)} pass{'es' if len(passes) != 1 else ''}"
+               f"{' (' + ', '.join(passes) + ')' if passes else ''}; {len(cleaned.flags)} word{'s' if len(cleaned.flags) != 1 else ''} flagged; "
+               f"{len(cleaned.corrections)} correction{'s' if len(cleaned.corrections) != 1 else ''} on the raw text")
+    return out

@@ -1,0 +1,52 @@
+"""Tokens of the clean stage: the word-token pattern the word passes share, its debris characters, and
+splitting a text into tokens with their edge punctuation stripped; giving a word the case of another."""
+from __future__ import annotations
+
+from itertools import accumulate
+
+import regex
+
+JUNK = "^*|$%»"
+# (a run of word characters is one step of the loop, not one step each: the same tokens, found faster)
+TOKEN_RE = regex.compile(r"(?:[\p{L}\p{M}^*|$%»'’]+|(?<=\p{L})\d(?=\p{L}))+(?:-[\p{L}\p{M}^*|$%»'’]+)*")
+TOKEN_SPLIT = regex.compile(f"({TOKEN_RE.pattern})")  # (TOKEN_RE as a group: a split alternates gaps and tokens)
+APOS = "'’"
+COMPOUND_SPLIT = regex.compile(r"[-']")
+JUNK_JOINED = regex.compile(r"(\p{L}{2,})[\^*|%$](\p{L}{2,})")  # two words joined by a debris character
+
+
+def stripped_tokens(split_re, text: str, edge: str, memo: dict) -> tuple[list[int], list[tuple[int, str]]]:
+    """The tokens of ``text``: their starts, and each one's (offset, core) with the ``edge`` characters
+    stripped from both ends (a core may be empty).  ``split_re`` is the token pattern as one capturing
+    group, so that a split alternates gaps and tokens (one C call, offsets by summing lengths); ``memo``
+    keeps each distinct token's (offset, core)."""
+    parts = split_re.split(text)
+    toks = parts[1::2]
+    for t in set(toks).difference(memo):
+        u = t.lstrip(edge)
+        memo[t] = (len(t) - len(u), u.rstrip(edge))
+    return list(accumulate(map(len, parts)))[0::2], list(map(memo.__getitem__, toks))
+
+
+def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int, int, str]]:
+    """(start, end, core) of the tokens of :func:`stripped_tokens`, those left empty dropped."""
+    starts, cores = stripped_tokens(split_re, text, edge, memo)
+    return [(s + o, s + o + len(c), c) for s, (o, c) in zip(starts, cores) if c]
+
+
+def case_like(model: str, word: str) -> str:
+    """Give ``word`` the case pattern of ``model`` (lower, Title, UPPER)."""
+    letters = [c for c in model if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return word.upper()
+    if letters and letters[0].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def sentence_start(text: str, pos: int) -> bool:
+    """Whether ``pos`` begins a sentence (only quotes, brackets and spaces after a full stop, or the text start)."""
+    j = pos - 1
+    while j >= 0 and text[j] in " \t\n\"'«“‘(":
+        j -= 1
+    return j < 0 or text[j] in ".!?:—"

@@ -1,0 +1,235 @@
+"""Word repair: non-words read as lexicon words through the noisy channel, words split or merged by OCR,
+elision apostrophes read as debris; a repair below ``apply_confidence`` is a Flag, not a change.
+Historical spellings (``corpus/lexicon/historical_xx.tsv``) are kept and recorded as regularisations.
+
+The second word pass, for real words in the wrong place, is :data:`pipeline.clean.realwords.CONTEXT_WORDS`.
+"""
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+import regex
+
+from .decide import Context
+from .edits import Edit, non_overlapping
+from .elision import _damaged_elision, _split_apostrophe
+from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
+from .tokens import APOS, JUNK, TOKEN_SPLIT, sentence_start, stripped_spans
+
+if TYPE_CHECKING:
+    from .config import CleanConfig
+    from .repairer import Repairer
+
+
+def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> PassResult:
+    """Word repair token by token: merged words (first pass), damaged elisions, then each token's
+    :meth:`~pipeline.clean.decide.Decider.decide`; with ``real_words``, only real words the witness's own
+    bigrams show to be misread (the second pass, after phrase repair).  Flags and regularisations are in
+    offsets of ``text`` (the orchestrator moves them onto the text after the edits)."""
+    flags: list[FlagSpec] = []
+    regs: list[RegSpec] = []
+    if real_words and not rep.local:
+        return PassResult()  # no witness pool (general resources): no real-word candidates, nothing to decide
+    ctx = Context(rep, text, cfg.use_context)
+    if real_words and not ctx.pool:
+        return PassResult()  # (too little text to be evidence: the same)
+    # the tokens, leading/trailing apostrophes and guillemets stripped
+    clean_toks = stripped_spans(TOKEN_SPLIT, text, APOS + "»", rep.memo("word_tokens"))
+    edits: list[Edit] = []
+    busy = set()  # the tokens a merge joins
+    if not real_words:
+        for i, e in merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens):
+            edits.append(e)
+            busy.update((i, i + 1))
+    merged_at = {e.start for e in edits}
+    # without a witness pool a token whose every part is a frequent or protected word is kept as printed
+    # (Repairer.decide returns None at once, no elision fix): skip it before any other work
+    if not ctx.pool:
+        inert = rep.memo("inert_tokens")
+        for t in {t for _, _, t in clean_toks}.difference(inert):
+            inert[t] = _inert(t, rep)
+        todo = [k for k, x in enumerate(clean_toks) if not inert[x[2]] and k not in busy]
+    else:
+        todo = [k for k in range(len(clean_toks)) if k not in busy]
+
+    def low(k: int) -> str:
+        return clean_toks[k][2].lower().replace("’", "'") if 0 <= k < len(clean_toks) else ""
+
+    for k in todo:
+        s, e, t = clean_toks[k]
+        prev, lw, nxt = low(k - 1), low(k), low(k + 1)
+        if rep.protected(lw):
+            reg = rep.hist.get(lw)
+            if reg and reg.lower() != lw and not real_words:
+                regs.append((s, e, t, case_reg(t, reg)))
+            continue
+        if _hyphen_fragment(text, s, e):
+            continue  # half of a word split by a hyphen at a line end: judged with its other half or not at all
+        parts = _parts(t)
+        for off, part in parts:
+            ps, pe = s + off, s + off + len(part)
+            ctx.sentence_start = off == 0 and sentence_start(text, s)
+            if rep.domain and not real_words:
+                hit = _damaged_elision(part, rep, ps)
+                if isinstance(hit, Edit):
+                    edits.append(hit)
+                    continue
+                if hit is not None:
+                    flags.append(hit)  # an elision no reading stands out for: left as printed, no other word guessed
+                    continue
+            # elision / possessive: repair only the word part
+            sub_off, word, prefix_fix = _split_apostrophe(part, rep)
+            if word is None:
+                continue
+            protected = rep.protected(word.lower())
+            if protected and not prefix_fix:
+                continue
+            if real_words and (prefix_fix or any(c in JUNK for c in word)):
+                continue
+            # (a protected word keeps its spelling, not the debris read for its apostrophe: l*adversaire)
+            d = None if protected else rep.decider.decide(word, prev, nxt, ctx)
+            if real_words and (d is None or d.kind != "real_word"):
+                continue
+            ws, we = ps + sub_off, ps + sub_off + len(word)
+            if prefix_fix:
+                # an elision apostrophe read as debris: fix it with the word
+                a_s = ps + prefix_fix[0]
+                after_word = d.after if d is not None and d.apply else word
+                plain = prefix_fix[0] == 1 and word.isalpha() and len(word) >= cfg.elision_min_word
+                if not (rep.is_word(after_word) or rep.is_word(word) or plain):
+                    if d is None:
+                        continue
+                    if not d.apply:
+                        flags.append((a_s, we, text[a_s:we], d.candidates, d.confidence, d.evidence))
+                        continue
+                edits.append(Edit(a_s, we, "'" + after_word, "elision", "lexicon:elision", d.confidence if d else 0.9, (d.candidates if d else ()), f"elision apostrophe read as {text[a_s]!r}" + (f"; {d.evidence}" if d else "")))
+                continue
+            if d is None:
+                continue
+            if d.apply:
+                edits.append(Edit(ws, we, d.after, d.kind, d.method, d.confidence, d.candidates, d.evidence))
+            else:
+                flags.append((ws, we, word, d.candidates, d.confidence, d.evidence))
+    edits = [e for e in edits if e.start not in merged_at or e.kind == "merge"]
+    return PassResult(non_overlapping(edits), flags, regs)
+
+
+FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
+
+
+def _inert(t: str, rep: Repairer) -> bool:
+    """Whether the word pass leaves token ``t`` alone whatever its context, when the text gives no witness
+    pool: not protected as a whole, and each part (after its elision) is skipped or a word so frequent
+    that ``Repairer.decide`` keeps it (its first test), with no debris apostrophe to fix."""
+    if rep.protected(t.lower().replace("’", "'")):
+        return False  # (a historical spelling may be recorded as a regularisation)
+    known = max(rep.cfg.nonword_zipf, rep.cfg.real_word_zipf)
+    for _off, part in _parts(t):
+        _sub, word, prefix_fix = _split_apostrophe(part, rep)
+        if word is None:
+            continue
+        if prefix_fix is not None:
+            return False
+        if rep.protected(word.lower()):
+            continue
+        if rep.zipf.get(word.lower().replace("’", "'"), 0.0) < known:
+            return False
+    return True
+
+
+def _hyphen_fragment(text: str, s: int, e: int) -> bool:
+    if text[e : e + 1] in ("-", "¬"):
+        return True
+    before = text[max(0, s - 4) : s]
+    return ("-" in before or "¬" in before) and bool(FRAGMENT_BEFORE.search(before))
+
+
+def case_reg(orig: str, reg: str) -> str:
+    return reg[:1].upper() + reg[1:] if orig[:1].isupper() else reg
+
+
+def _parts(t: str) -> list[tuple[int, str]]:
+    """Hyphen-separated parts of a token, with their offsets."""
+    out, pos = [], 0
+    for p in t.split("-"):
+        if p:
+            out.append((pos, p))
+        pos += len(p) + 1
+    return out
+
+
+def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False) -> list[tuple[int, Edit]]:
+    """Words split by OCR (``ma nière`` -> ``manière``): two neighbours on one line whose join is a word
+    while one of them is not.  Returns (index in ``spans`` of the first of the two, edit).
+
+    With ``keep_hyphens`` (a text whose printed line-end hyphens are kept, its lines run together) a split
+    whose two parts both have ``lost_hyphen_min_part`` letters is a line-end hyphen the OCR lost
+    (``pro vide`` -> ``pro- vide``: a printer never leaves one letter alone at a line end) when
+    :func:`lost_hyphen` finds evidence; a split that leaves one letter alone (``w hich``) is a stray space
+    and is joined."""
+    cfg = rep.cfg
+    bg = rep.bigrams if keep_hyphens else None
+    zipf, domain, general = rep.zipf, rep.domain, bg.words if bg is not None else {}
+    out = []
+    # most neighbours' join is no word: only the others are looked at
+    joins = [(x[2] + y[2]).lower() for x, y in zip(spans, spans[1:])]
+    busy = -1
+    seen = rep.memo("lost_hyphen")  # (part, part) -> lost_hyphen's evidence or None
+    distinct = set(joins)
+    words = (distinct & zipf.keys()) | (distinct & general.keys()) | (distinct & domain)  # (set operations in C)
+    for i in [i for i, j in enumerate(joins) if j in words]:
+        s1, e1, a = spans[i]
+        s2, e2, b = spans[i + 1]
+        if i == busy or not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b[:1].islower()):
+            continue
+        la, lb, j = a.lower(), b.lower(), joins[i]
+        if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
+            if rep.lang not in cfg.lost_hyphen_langs:
+                continue  # (a split of two parts is left as printed: neither joined nor given a hyphen)
+            why = seen.get((la, lb), False)
+            if why is False:
+                why = seen[la, lb] = lost_hyphen(rep, bg, la, lb)
+            if why and not (rep.protected(la) or rep.protected(lb)):
+                out.append((i, Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored")))
+                busy = i + 1
+        elif (not rep.is_word(la) or not rep.is_word(lb)) and not (rep.protected(la) or rep.protected(lb)):
+            zj = rep.zipf_of(j)
+            if zj >= cfg.merge_min_zipf or j in domain:
+                why = f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if rep.is_word(la) else a + ' '}{'' if rep.is_word(lb) else b}not a word"
+                out.append((i, Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), why)))
+                busy = i + 1
+    return out
+
+
+def lost_hyphen(rep: Repairer, bg, la: str, lb: str) -> str | None:
+    """Evidence that ``la lb`` is one word whose line-end hyphen the OCR lost (None: two words).
+
+    A part that no lexicon knows, or that the general corpus ``bg`` never prints alone (``ing``, ``ment``,
+    ``pre``: fragments a web word list keeps), is a fragment: the join must be a word
+    (``lost_hyphen_min_zipf``).  Two real words are one only when ``bg`` prints the join
+    ``lost_hyphen_margin`` (log10) more often than the pair (``govern ment``, ``dis covered``; not
+    ``any one``, ``some one``, ``every day``)."""
+    cfg = rep.cfg
+    j = la + lb
+    zj = rep.zipf.get(j, 0.0)
+    if zj < cfg.lost_hyphen_min_zipf and (bg is None or j not in bg.words) and j not in rep.domain:
+        return None  # (most neighbours: their join is no word)
+    frag = [x for x in (la, lb) if not rep.is_word(x) or (bg is not None and x not in bg.words)]
+    if frag:
+        if zj >= cfg.lost_hyphen_min_zipf or j in rep.domain:
+            return f"{la!r}+{lb!r} -> {j!r} (zipf {zj:.2f}); {' '.join(frag)} not a word"
+        return None
+    if bg is None or j not in bg.words:
+        return None
+    gap = bg.words[j] + bg.log_scale - bg.pair(la, lb, cfg.bigram_unseen)
+    if gap >= cfg.lost_hyphen_margin:
+        return f"{j!r} {gap:.1f} (log10) commoner than {la + ' ' + lb!r} in general print"
+    return None
+
+
+
+def _words(text: str, ctx: PassContext) -> PassResult:
+    return word_pass(text, ctx.rep, ctx.cfg, real_words=False)
+
+
+WORDS = Pass("words", _words, ("repair_words",), doc="non-words repaired, split and merged words, elisions read as debris")

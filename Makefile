@@ -45,12 +45,12 @@ site: build ## the reading edition: open outputs/site/index.html from disk
 check: test ## tests (alias kept for the habit of `make check`)
 
 eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
-	$(BIN)/python -m pipeline.evaluate_clean
-	$(BIN)/python -m pipeline.evaluate_align
+	$(BIN)/python -m measure.evaluate_clean
+	$(BIN)/python -m measure.evaluate_align
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000")
-	$(BIN)/python -m pipeline.bench_clean
-	$(BIN)/python -m pipeline.bench_build $(BENCH_ARGS)
+	$(BIN)/python -m measure.bench_clean
+	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
 
 clean-cache: ## forget the per-witness stage cache (the next build recomputes everything)
 	rm -rf .cache/pipeline

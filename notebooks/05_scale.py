@@ -16,7 +16,7 @@
 # %% [markdown]
 # # 5. Scale: whole builds of generated libraries
 #
-# `make bench` (`python -m pipeline.bench_build`) builds generated corpora of 10, 100 and 1,000
+# `make bench` (`python -m measure.bench_build`) builds generated corpora of 10, 100 and 1,000
 # book-length witnesses (about 100 KB each, made from the real witnesses' laws, shuffled, renumbered,
 # repeated and re-noised at the OCR error rate measured on the gold) on a Dask `LocalCluster` with one
 # and with two workers, then adds one witness and rebuilds. It writes `outputs/bench/build.json`

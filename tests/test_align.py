@@ -1,4 +1,4 @@
-"""Tests of the law-alignment stage (pipeline/align.py) and its evaluation (pipeline/evaluate_align.py)."""
+"""Tests of the law-alignment stage (pipeline/align.py) and its evaluation (measure/evaluate_align.py)."""
 from __future__ import annotations
 
 import csv
@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from pipeline.align import AlignConfig, AlignModel, LINK_KINDS, align, en_stem, load_resources, similarity
-from pipeline.evaluate_align import (
+from measure.evaluate_align import (
     DEV_GOLD_DIR,
     ROOT,
     dev_fixture_laws,
@@ -561,7 +561,7 @@ def test_a_translation_link_needs_two_distinctive_shared_concepts(resources):
 
 
 def test_evaluation_can_measure_a_config_change_on_every_gold():
-    from pipeline.evaluate_align import config_with
+    from measure.evaluate_align import config_with
 
     cfg = config_with(AlignConfig(), ["min_shared_concepts=1", 'type_weights=[["adj", 0.7], ["prep", 0.5]]',
                                       "sublinear_tf=false"])

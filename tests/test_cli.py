@@ -77,7 +77,7 @@ def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys,
 
 def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
     # an ICDAR 2019 post-OCR file: @ pads the alignment, # marks characters without gold (cut from both)
-    from pipeline.evaluate_clean import main as evaluate, read_icdar2019
+    from measure.evaluate_clean import main as evaluate, read_icdar2019
 
     d = tmp_path / "english"
     d.mkdir()
@@ -104,7 +104,7 @@ def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
 def test_word_ceiling_puts_in_near_misses_only():
     # the measure of what a word corrector can reach: near misses aligned one to one take the gold's word;
     # text the gold leaves out, merged words and far misreadings stay as printed
-    from pipeline.evaluate_clean import word_ceiling
+    from measure.evaluate_clean import word_ceiling
 
     ocr = "Tbe dealer turncd up two carda for trump, ami tbe eldest hand lcd ."
     gold = "The dealer turned up two cards for trump, and the eldest hand led."

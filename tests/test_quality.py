@@ -63,7 +63,7 @@ def test_second_french_book_reading_text_against_our_hand_reading():
     gold) the build's reading text must keep most of the gain measured there (2.49 % -> 0.84 % CER,
     make eval), and no word printed right may be made wrong."""
     from pipeline.corpus import load_witnesses, witness_text
-    from pipeline.evaluate_clean import DEV_GOLD_DIR, error_stats
+    from measure.evaluate_clean import DEV_GOLD_DIR, error_stats
 
     gold = (DEV_GOLD_DIR / "001_21f8114cbc522168.gold.txt").read_text(encoding="utf-8")
     w = {x.id: x for x in load_witnesses(CORPUS)}["fr-001"]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.benchcorpus import NoiseModel, SourceLaws, renoise, write_bench_corpus
+from measure.benchcorpus import NoiseModel, SourceLaws, renoise, write_bench_corpus
 from pipeline.build import BuildOptions, build
 from pipeline.model import Law
 from pipeline.pivot import PivotConfig, align_to_pivot, make_pivot
@@ -132,7 +132,7 @@ def test_a_witness_aligns_the_same_whatever_the_worker_aligned_before():
 
 
 def test_a_bench_size_measured_in_two_sittings_keeps_both_builds_and_their_speed_up():
-    from pipeline.bench_build import merge
+    from measure.bench_build import merge
 
     def build_(workers, wall, commit):
         return {"workers": workers, "commit": commit, "wall_s": wall, "peak_mem_mib": 1000}

@@ -17,7 +17,7 @@ from typing import Sequence
 import tomli_w
 from rapidfuzz.distance import Levenshtein
 
-from .files import write_atomic
+from pipeline.files import write_atomic
 
 
 @dataclass(frozen=True)

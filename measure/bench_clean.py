@@ -14,10 +14,10 @@ import sys
 import time
 from dataclasses import replace
 
-from .clean import PROJECT_ROOT, CleanConfig, clean, general_resources
+from pipeline.clean import PROJECT_ROOT, CleanConfig, clean, general_resources
 from .evaluate_clean import TOKEN, read_icdar, shared_dir, symspell_for, symspell_text, write_json_atomic
-from .model import Witness, WitnessText
-from .clean.realwords import spacy_tagger
+from pipeline.model import Witness, WitnessText
+from pipeline.clean.realwords import spacy_tagger
 
 MIN_TOKENS = 1_000_000
 DOC_SENTENCES = 20

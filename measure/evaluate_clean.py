@@ -29,8 +29,8 @@ from pathlib import Path
 import regex
 from rapidfuzz.distance import Levenshtein
 
-from .clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources, load_resources
-from .model import Witness, WitnessText
+from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources, load_resources
+from pipeline.model import Witness, WitnessText
 
 TOKEN = regex.compile(r"[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*")
 
@@ -373,7 +373,7 @@ def write_json_atomic(path: Path, data: dict) -> None:
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="python -m pipeline.evaluate_clean", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m measure.evaluate_clean", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="the first 300 sentences of each ICDAR 2017 set only")
     p.add_argument("--sets", nargs="+", metavar="PATH[:LANG]",
                    help="score these OCR sets instead (a TSV of id, input, output, or a folder of ICDAR 2019 files), "

@@ -40,8 +40,8 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .align import AlignConfig, align, load_resources
-from .model import Law, Link, Witness
+from pipeline.align import AlignConfig, align, load_resources
+from pipeline.model import Law, Link, Witness
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_GOLD_DIR = ROOT / "tests" / "fixtures" / "align"
@@ -208,9 +208,9 @@ def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
 
 def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
     """Laws of seed witnesses cleaned and segmented on the fly (clean.py + segment.py), for development and tests."""
-    from .clean import clean, load_resources as clean_resources
-    from .corpus import get_witness, load_witnesses, witness_text
-    from .segment import segment
+    from pipeline.clean import clean, load_resources as clean_resources
+    from pipeline.corpus import get_witness, load_witnesses, witness_text
+    from pipeline.segment import segment
 
     ws = load_witnesses(corpus_dir)
     laws: list[Law] = []

@@ -23,9 +23,9 @@ import pandas as pd
 import psutil
 
 from .benchcorpus import SourceLaws, measure_noise, synthetic_witness, write_bench_corpus
-from .build import BuildOptions, build
-from .corpus import load_witnesses, witness_text
-from .files import write_atomic
+from pipeline.build import BuildOptions, build
+from pipeline.corpus import load_witnesses, witness_text
+from pipeline.files import write_atomic
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -60,8 +60,8 @@ class PeakMemory:
 
 def bench_sources(corpus_dir: Path, shared_dir: Path):
     """Source laws per real witness, and the noise model measured on the gold of the seeds."""
-    from .clean import clean, load_resources
-    from .segment import segment
+    from pipeline.clean import clean, load_resources
+    from pipeline.segment import segment
 
     sources = []
     for w in load_witnesses(corpus_dir):
@@ -166,7 +166,7 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         src = sources[i % len(sources)]
         extra = work / f"extra-{n}.txt"
         extra.write_text(synthetic_witness(src, model, 999_983 + i, target_bytes), encoding="utf-8")
-        from .corpus import add_witness
+        from pipeline.corpus import add_witness
 
         add_witness(corpus, extra, id=f"{src.lang}-x{i:05d}", game=src.game, lang=src.lang, kind="ocr",
                     title="added witness")
@@ -198,7 +198,7 @@ def merge(old: dict, new: dict) -> dict:
 
 
 def main(argv: list[str] | None = None) -> int:
-    p = argparse.ArgumentParser(prog="python -m pipeline.bench_build", description=__doc__.splitlines()[0])
+    p = argparse.ArgumentParser(prog="python -m measure.bench_build", description=__doc__.splitlines()[0])
     p.add_argument("--sizes", default="10,100", help="comma-separated corpus sizes (default %(default)s, about 15 minutes here; "
                    "1000 takes about two hours, 1.4 of them the 1-worker build)")
     p.add_argument("--witness-bytes", type=int, default=100_000, help="size of each witness (default %(default)s)")

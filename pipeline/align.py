@@ -59,7 +59,6 @@ from __future__ import annotations
 import csv
 import math
 import re
-import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -70,6 +69,7 @@ from rapidfuzz import fuzz, process
 from rapidfuzz.process import cdist
 
 from .model import Law, Link, Witness
+from .textnorm import fold
 
 LINK_KINDS = ("same_text", "edition", "same_code", "translation")
 
@@ -376,15 +376,8 @@ class LawAnalysis:
     words: Mapping[str, float] = field(default_factory=dict)
 
 
-def _fold(word: str) -> str:
-    """A word without its accents ("écarté" -> "ecarte")."""
-    return "".join(c for c in unicodedata.normalize("NFKD", word) if not unicodedata.combining(c))
-
-
 def _norm_text(text: str) -> str:
-    t = unicodedata.normalize("NFKD", text.lower())
-    t = "".join(c for c in t if not unicodedata.combining(c))
-    return " ".join(re.findall(r"[a-z0-9]+", t))
+    return " ".join(re.findall(r"[a-z0-9]+", fold(text, compat=True)))
 
 
 class _LangTables:
@@ -461,7 +454,7 @@ class _LangTables:
                 if dv:
                     keys.add(dv)
                 content = t.is_alpha and not t.is_stop
-                toks.append(_Tok(frozenset(keys), t.text, content, t.pos_, _fold(t.lemma_.lower()) if content else ""))
+                toks.append(_Tok(frozenset(keys), t.text, content, t.pos_, fold(t.lemma_, compat=True) if content else ""))
             out.append(toks)
         return out
 

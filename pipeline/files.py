@@ -12,6 +12,7 @@ import unicodedata
 from pathlib import Path
 
 from .errors import InputFileError
+from .textnorm import nfc
 
 
 def write_atomic(path: Path, data: bytes | str) -> bool:
@@ -51,7 +52,7 @@ def decode_text(data: bytes, name: str) -> str:
     if len(bad) > max(3, len(text) // 100):
         raise InputFileError(f"{name}: {len(bad)} control characters: this looks like a binary file, not OCR text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
-    return unicodedata.normalize("NFC", text)
+    return nfc(text)
 
 
 def read_text(path: Path) -> str:

@@ -31,7 +31,6 @@ from __future__ import annotations
 
 import html
 import re
-import unicodedata
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -39,6 +38,7 @@ from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
 from .model import Correction, Flag, Law, Link, WitnessResult, offset_maps
+from .textnorm import fold
 
 ASSETS_DIR = Path(__file__).resolve().parent / "site_assets"
 ASSET_FILES = ("site.css", "site.js")
@@ -92,11 +92,6 @@ def law_label(law: Law) -> str:
     if label[:1].isdigit():
         return f"Law {label}"
     return label[:1].upper() + label[1:]
-
-
-def _fold(s: str) -> str:
-    """Lower case without accents (what the search box compares)."""
-    return "".join(ch for ch in unicodedata.normalize("NFD", s.lower()) if not unicodedata.combining(ch))
 
 
 # ----------------------------------------------------------------------------------------------
@@ -481,7 +476,7 @@ def _links_of(law_id: str, links: Sequence[Link]) -> list[tuple[Link, str]]:
 
 
 def _excerpt_fold(law: Law) -> str:
-    return _fold(f"{law.label} {law.text}")
+    return fold(f"{law.label} {law.text}")  # (lower case without accents: what the search box compares)
 
 
 def _synoptic_html(game: str, results: Sequence[WitnessResult], links: Sequence[Link],

@@ -9,27 +9,23 @@ token two words were merged into.
 """
 from __future__ import annotations
 
-import unicodedata
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from ..textnorm import fold
 from .tokens import JUNK, JUNK_JOINED
 
 if TYPE_CHECKING:
     from .repairer import Repairer
 
-def _strip_accents(ch: str) -> str:
-    d = unicodedata.normalize("NFD", ch)
-    return d[0] if d else ch
-
-
 @lru_cache(maxsize=500_000)
 def fold_accents(w: str) -> str:
-    """``w`` without accents (é -> e): accent slips are cheap, so candidate distances ignore them."""
-    return "".join(_strip_accents(ch) for ch in w)
+    """``w`` without accents (é -> e; :func:`pipeline.textnorm.fold`, cached: the candidate search folds
+    the same words again and again): accent slips are cheap, so candidate distances ignore them."""
+    return fold(w, lower=False)
 
 
 def deletes(w: str, n: int) -> set[str]:
@@ -111,7 +107,7 @@ class Channel:
             return 0.0
         if a in JUNK:
             return self.junk_sub
-        if _strip_accents(al) == _strip_accents(bl):
+        if fold_accents(al) == fold_accents(bl):
             return self.accent_cost
         return 1.0
 

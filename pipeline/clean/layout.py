@@ -10,7 +10,8 @@ from typing import Callable
 import regex
 
 from .edits import Edit, non_overlapping
-from .lexicon import LexiconData, fold
+from ..textnorm import fold
+from .lexicon import LexiconData
 from .passes import Pass, PassContext, PassResult, edits_only
 
 LATIN_RE = regex.compile(r"\p{Script=Latin}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import math
 import tomllib
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -16,7 +15,7 @@ from pathlib import Path
 
 import regex
 
-WORD_RE = regex.compile(r"[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*")
+from ..textnorm import WORD_RE, nfc, tokens_lower  # noqa: F401  (WORD_RE: the words counted here)
 
 
 def _lines(path: Path) -> list[str]:
@@ -28,12 +27,6 @@ def _lines(path: Path) -> list[str]:
             continue
         out.append(line.rstrip("\n"))
     return out
-
-
-def fold(s: str) -> str:
-    """Lower-case and strip accents (for OCR-tolerant comparisons of heads)."""
-    s = unicodedata.normalize("NFD", s.lower())
-    return "".join(ch for ch in s if not unicodedata.combining(ch))
 
 
 @dataclass(frozen=True)
@@ -255,11 +248,6 @@ class CorpusCounts:
     files: tuple[tuple[str, Counter, Counter], ...] = ()  # (text, unigram counts, bigram counts)
 
 
-def tokens_lower(text: str) -> list[str]:
-    # (’ and ' delimit the same tokens: replacing first gives the same words, lower-cased in C)
-    return list(map(str.lower, WORD_RE.findall(text.replace("’", "'"))))
-
-
 def count_text(text: str) -> tuple[Counter, Counter]:
     toks = tokens_lower(text)
     return Counter(toks), Counter(zip(toks, toks[1:]))
@@ -281,7 +269,7 @@ def load_corpus_counts(corpus_dir: Path, lang: str) -> CorpusCounts:
         p = Path(corpus_dir) / w["file"]
         if not p.exists():
             continue
-        text = unicodedata.normalize("NFC", p.read_text(encoding="utf-8"))
+        text = nfc(p.read_text(encoding="utf-8"))
         u, b = count_text(text)
         files.append((text, u, b))
     return CorpusCounts(tuple(files))

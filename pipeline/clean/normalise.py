@@ -3,8 +3,6 @@ historical letter forms of ``corpus/lexicon/glyphs.tsv`` (long s, r rotunda) rea
 Quotes, guillemets and the spacing before punctuation are kept as printed."""
 from __future__ import annotations
 
-import unicodedata
-
 import regex
 
 from .edits import Edit
@@ -53,10 +51,6 @@ def pass_ftfy(text: str) -> list[Edit]:
                         edits.append(Edit(pos + i1, pos + i2, fixed[j1:j2], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
         pos += len(line) + 1
     return edits
-
-
-def nfc(s: str) -> str:
-    return unicodedata.normalize("NFC", s)
 
 
 CONTROL = Pass("control", edits_only(lambda text, ctx: pass_control(text)), doc="control and format characters removed")

@@ -37,12 +37,14 @@ $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "install Debian's chromium at $(CHROMIUM): the browser tests need it"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
-test: install $(CHROMIUM) ## run the test suite (browser tests drive Debian's chromium headless)
+test: install $(CHROMIUM) ## run the test suite (browser tests drive Debian's chromium headless), ruff (lint) and mypy (types)
+	$(BIN)/ruff check pipeline measure tests
+	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 
 site: build ## the reading edition: open outputs/site/index.html from disk
 
-check: test ## tests (alias kept for the habit of `make check`)
+check: test ## tests, lint and types (the same as make test)
 
 eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
 	$(BIN)/python -m measure.evaluate_clean

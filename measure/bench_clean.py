@@ -13,6 +13,7 @@ import os
 import sys
 import time
 from dataclasses import replace
+from typing import Any
 
 from pipeline.clean import PROJECT_ROOT, CleanConfig, clean, general_resources
 from .evaluate_clean import TOKEN, read_icdar, shared_dir, symspell_for, symspell_text, write_json_atomic
@@ -39,7 +40,7 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
     except (AttributeError, OSError):
         pass
     cfg = replace(CleanConfig(), join_hyphens=False)
-    out = {"min_tokens": min_tokens, "doc_sentences": DOC_SENTENCES, "sets": []}
+    out: dict[str, Any] = {"min_tokens": min_tokens, "doc_sentences": DOC_SENTENCES, "sets": []}
     tot = {"clean": [0, 0.0], "symspellpy": [0, 0.0], "first": [0, 0.0]}
     for lang, fname in (("fr", "ICDAR2017_fre_periodical_dev.tsv"), ("en", "ICDAR2017_eng_periodical_dev.tsv")):
         docs, ntok, distinct = documents(lang, fname, min_tokens // 2)
@@ -72,9 +73,12 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
                "first_pass_tokens": n_first, "first_pass_seconds": t_first,
                "first_pass_tokens_per_s": n_first / t_first, "first_pass_ratio": (n_first / t_first) / (ntok / ts)}
         out["sets"].append(row)
-        tot["clean"][0] += ntok; tot["clean"][1] += tc
-        tot["symspellpy"][0] += ntok; tot["symspellpy"][1] += ts
-        tot["first"][0] += n_first; tot["first"][1] += t_first
+        tot["clean"][0] += ntok
+        tot["clean"][1] += tc
+        tot["symspellpy"][0] += ntok
+        tot["symspellpy"][1] += ts
+        tot["first"][0] += n_first
+        tot["first"][1] += t_first
         print(f"{lang}: {ntok} tokens  clean {ntok/tc:,.0f} tok/s  symspellpy {ntok/ts:,.0f} tok/s  ratio clean/symspell {ts/tc:.2f}"
               f"  (first pass over the {distinct} distinct documents: {n_first/t_first:,.0f} tok/s, ratio {row['first_pass_ratio']:.2f})")
     c = tot["clean"][0] / tot["clean"][1]

@@ -123,7 +123,7 @@ def raw_laws(witnesses: dict[str, Witness]) -> list[Law]:
     w = witnesses["fr-000"]
     raw = (ROOT / "corpus" / w.file).read_text(encoding="utf-8")
     marks = list(_FR_MARK.finditer(raw))
-    pieces = [(None, raw[: marks[0].start()] if marks else raw)]
+    pieces: list[tuple[str | None, str]] = [(None, raw[: marks[0].start()] if marks else raw)]
     for k, m in enumerate(marks):
         end = marks[k + 1].start() if k + 1 < len(marks) else len(raw)
         pieces.append((m.group(1), raw[m.end():end]))
@@ -179,7 +179,8 @@ def read_gold(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set[tupl
     wa = _witness_token(parts[1], None)
     wb = _witness_token(parts[2], wa)
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
-    sure, possible = set(), set()
+    sure: set[tuple[str, str]] = set()
+    possible: set[tuple[str, str]] = set()
     for row in list(csv.reader(lines))[1:]:
         a, b, strength = row[0], row[1], (row[2].strip() if len(row) > 2 else "sure")
         pair = (_law_ref(game, wa, a), _law_ref(game, wb, b))

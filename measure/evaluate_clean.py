@@ -22,6 +22,7 @@ import os
 import sys
 import tempfile
 import time
+from typing import Any
 from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
@@ -108,7 +109,7 @@ def read_ocr_set(spec: str) -> tuple[str, str, list[tuple[str, str]]]:
 def error_stats(pairs: list[tuple[str, str, str]]) -> dict:
     """pairs = (ocr, candidate, gold).  Micro CER/WER, and right tokens (ocr token == gold token) made wrong."""
     ed_b = ed_a = gl = wd_b = wd_a = wl = 0
-    right = made_wrong = fixed = 0
+    right = made_wrong = 0
     for ocr, cand, gold in pairs:
         o, c, g = normalise(ocr), normalise(cand), normalise(gold)
         ed_b += Levenshtein.distance(o, g)
@@ -119,11 +120,11 @@ def error_stats(pairs: list[tuple[str, str, str]]) -> dict:
         wd_a += Levenshtein.distance(ct, gt)
         wl += len(gt)
         # ocr tokens equal to gold: are they still equal after cleaning?
-        right_idx = set()
+        right_idx: set[int] = set()
         for op in Levenshtein.opcodes(ot, gt):
             if op.tag == "equal":
                 right_idx.update(range(op.src_start, op.src_end))
-        kept = set()
+        kept: set[int] = set()
         for op in Levenshtein.opcodes(ot, ct):
             if op.tag == "equal":
                 kept.update(range(op.src_start, op.src_end))
@@ -276,11 +277,11 @@ def _clean_outside(name: str, lang: str, texts: list[str], cfg: CleanConfig) -> 
     return outs, time.perf_counter() - t0, ncorr, nflag
 
 
-def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple]:
+def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple[Any, ...]]:
     """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
     our cleaner (:func:`_clean_outside`), then symspellpy and pyspellchecker (distance 1) on the same texts."""
     outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in data], cfg)
-    rows = [(name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)]
+    rows: list[tuple[Any, ...]] = [(name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)]
     rows.append((name, "symspellpy", error_stats([(o, symspell_text(o, lang), g) for o, g in data]), None, None, None))
     cache: dict = {}
     t0 = time.perf_counter()
@@ -317,9 +318,9 @@ def print_rows(rows: list[tuple]) -> None:
 
 def run(out_path: Path | None = None, quick: bool = False) -> dict:
     corpus = DEFAULT_CORPUS
-    results = {"sets": [], "config": {}, "notes": []}
+    results: dict[str, Any] = {"sets": [], "config": {}, "notes": []}
     cfg = CleanConfig()
-    rows = []
+    rows: list[tuple[Any, ...]] = []
     for name, lang, raw, gold in seed_sets(corpus) + seed_sets(corpus, DEV_GOLD_DIR, "(dev gold)"):
         res = load_resources(corpus, lang)
         w = Witness(id=name, file="-", game="ecarte", lang=lang, kind="ocr", title=name)

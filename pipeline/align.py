@@ -63,13 +63,16 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, runtime_checkable
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.process import cdist
 
 from .model import Law, Link, Witness
 from .textnorm import fold
+
+if TYPE_CHECKING:
+    import numpy as np
 
 LINK_KINDS = ("same_text", "edition", "same_code", "translation")
 

@@ -16,7 +16,6 @@ import pickle
 import shutil
 import sys
 import time
-import warnings
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterable, Iterator, Sequence
@@ -26,7 +25,7 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
-from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
+from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANAGED_DIRS = ("text", "tei", "site")  # output folders whose stale files a build removes

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping
+from typing import Any, cast
 from dataclasses import dataclass, replace
 
 from .errors import PipelineError
@@ -32,7 +33,7 @@ GAME_POINTS = 5
 TRICKS_FOR_POINT = 3
 PHASES = ("propose", "respond", "discard", "play", "over")
 
-Ruler = Callable[[str, Mapping[str, str]], object]  # (event, facts) -> Decision (pipeline.referee.Decision)
+Ruler = Callable[[str, Mapping[str, str]], Any]  # (event, facts) -> Decision (pipeline.referee.Decision)
 
 
 class IllegalMove(PipelineError):
@@ -49,10 +50,11 @@ def suit(card: str) -> str:
 
 @dataclass(frozen=True)
 class State:
-    scores: tuple[int, int] = (0, 0)
+    # (the per-player fields hold one entry per player, 0 and 1)
+    scores: tuple[int, ...] = (0, 0)
     dealer: int = 0
     phase: str = "propose"
-    hands: tuple[tuple[str, ...], tuple[str, ...]] = ((), ())
+    hands: tuple[tuple[str, ...], ...] = ((), ())
     stock: tuple[str, ...] = ()
     turnup: str | None = None
     discards: tuple[str, ...] = ()
@@ -60,13 +62,13 @@ class State:
     table: tuple[tuple[int, str], ...] = ()  # the current trick: (player, card)
     leader: int = 1
     to_move: int = 1
-    tricks: tuple[int, int] = (0, 0)
+    tricks: tuple[int, ...] = (0, 0)
     pending_discard: tuple[int, ...] = ()  # players still to discard in this exchange
     proposed: bool = False  # the non-dealer proposed at least once
     refused_by: int | None = None  # who played against the other's wish (played without proposing / refused)
-    king_announced: tuple[bool, bool] = (False, False)
-    king_barred: tuple[bool, bool] = (False, False)
-    first_card_played: tuple[bool, bool] = (False, False)
+    king_announced: tuple[bool, ...] = (False, False)
+    king_barred: tuple[bool, ...] = (False, False)
+    first_card_played: tuple[bool, ...] = (False, False)
     reserved: tuple[str, ...] | None = None  # a deal set aside for the next hand, as an ordered pack
     log: tuple[str, ...] = ()
 
@@ -135,7 +137,7 @@ def legal_plays(s: State, player: int) -> tuple[str, ...]:
     return tuple(trumps or hand)
 
 
-def legal_actions(s: State) -> list[tuple]:
+def legal_actions(s: State) -> list[tuple[Any, ...]]:
     if s.phase == "propose":
         return [("propose",), ("play",)] if s.stock else [("play",)]
     if s.phase == "respond":
@@ -146,7 +148,7 @@ def legal_actions(s: State) -> list[tuple]:
         return [("discard", c) for n in range(1, min(HAND_SIZE, max(room, 0)) + 1) for c in _subsets(hand, n)] or [("discard", ())]
     if s.phase == "play":
         p = s.to_move
-        acts = [("play_card", c) for c in legal_plays(s, p)]
+        acts: list[tuple[Any, ...]] = [("play_card", c) for c in legal_plays(s, p)]
         if _may_announce(s, p):
             acts.append(("announce_king",))
         return acts
@@ -339,14 +341,14 @@ def _apply_outcome(s: State, irr: Irregularity, outcome: str | None, rng: random
 def _as_pack(s: State) -> tuple[str, ...]:
     """The cards of a deal as an ordered pack that ``deal`` (2-3) would give out again the same way."""
     nd, d = s.hands[s.non_dealer], s.hands[s.dealer]
-    return nd[:2] + d[:2] + nd[2:5] + d[2:5] + (s.turnup,) + s.stock
+    return nd[:2] + d[:2] + nd[2:5] + d[2:5] + (cast(str, s.turnup),) + s.stock  # (a dealt hand has its turn-up)
 
 
 def _settle(s: State, irr: Irregularity, rng: random.Random, ruler: Ruler) -> State:
     """After a ruling that lets play go on: the discard error still leaves a wrong count, which the
     laws refer to the wrong-card-count laws (ask again)."""
     if irr.event == "discard_error":
-        p = irr.offender
+        p = cast(int, irr.offender)  # (a discard error has its offender)
         n = len(s.hands[p]) - HAND_SIZE
         if n:
             follow = Irregularity("wrong_card_count", (("holder", "dealer" if p == s.dealer else "non_dealer"), ("error", "too_many" if n > 0 else "too_few"), ("discovered", "after_seen")), p)
@@ -402,12 +404,12 @@ def inject(s: State, event: str, rng: random.Random) -> tuple[State, Irregularit
     if event == "wrong_card_count" and s.phase == "propose" and not s.proposed and s.stock:
         holder = rng.choice([s.dealer, s.non_dealer])
         error = rng.choice(["too_few", "too_many"])
-        hands, stock = [list(h) for h in s.hands], list(s.stock)
+        lists, stock = [list(h) for h in s.hands], list(s.stock)
         if error == "too_many":
-            hands[holder].append(stock.pop(0))
+            lists[holder].append(stock.pop(0))
         else:
-            stock.insert(0, hands[holder].pop())
-        s2 = replace(s, hands=(tuple(hands[0]), tuple(hands[1])), stock=tuple(stock))
+            stock.insert(0, lists[holder].pop())
+        s2 = replace(s, hands=(tuple(lists[0]), tuple(lists[1])), stock=tuple(stock))
         facts = (("holder", "dealer" if holder == s.dealer else "non_dealer"), ("error", error), ("discovered", rng.choice(["before_seen", "after_seen"])))
         return s2, Irregularity(event, facts, s.dealer)
     if event == "discard_error" and s.phase == "discard" and s.pending_discard == (s.non_dealer, s.dealer) and len(s.stock) >= 3:

@@ -40,7 +40,7 @@ from functools import lru_cache
 from pathlib import Path
 
 from .errors import PipelineError
-from .model import Law, Link, text_hash
+from .model import Law, Link
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CANONICAL = "canonical"

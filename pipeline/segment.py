@@ -804,7 +804,7 @@ def _emit_law_body(
 ) -> None:
     text, cfg = b.text, b.cfg
     end = _rstrip_end(text, start, end)
-    parent = b.add_law(
+    b.add_law(
         id=lid,
         kind="law",
         number=number,

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import csv
-import dataclasses
 import random
 import time
 from pathlib import Path

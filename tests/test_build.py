@@ -10,7 +10,7 @@ import pytest
 from pipeline.__main__ import main
 from pipeline.build import BuildOptions, build
 
-from conftest import CORPUS, OUTPUTS, ROOT
+from conftest import OUTPUTS
 
 pytestmark = pytest.mark.integration
 

@@ -5,7 +5,6 @@ import io
 import json
 import sys
 
-import pytest
 
 from pipeline.__main__ import main
 

@@ -10,7 +10,7 @@ token two words were merged into.
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -127,7 +127,7 @@ class Channel:
             row = self._sub_rows.get(key)
             if row is None:
                 row = self._sub_rows[key] = _SubRow(self, a, noise)
-            conf = self.by_last.get(a, ())
+            conf: Sequence[tuple[str, str, float]] = self.by_last.get(a, ())
             if a != ol[i - 1]:
                 conf = tuple(conf) + tuple(self.by_last.get(ol[i - 1], ()))
             confs = tuple(
@@ -157,7 +157,7 @@ class Channel:
             jump = self._max_jump
             mins = [0.0]
         for i, (dl, junk, subrow, confs) in enumerate(rows, 1):
-            ext = None
+            ext: dict[int, list[tuple[list[float], int, float]]] | None = None
             if confs:
                 ext = {}
                 for lp, q, lq, c in confs:
@@ -202,7 +202,7 @@ class Channel:
             if prune:
                 mins.append(min(cur))
                 lb = min(mins[-jump:])
-                if lb > cutoff:
+                if lb > cutoff:  # type: ignore[operator]  # (prune: cutoff is a float)
                     return lb
         return prev[m]
 

@@ -209,7 +209,7 @@ class _Glued:
     """A word + glued character match in the shape of GLUED_GUILLEMET's first alternative."""
 
     def __init__(self, word: str, char: str, start: int, end: int):
-        self._g, self._s, self._e = (None, word, char), start, end
+        self._g, self._s, self._e = ("", word, char), start, end
 
     def group(self, k: int = 0) -> str:
         return self._g[k]

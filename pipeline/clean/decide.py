@@ -42,6 +42,11 @@ class Context:
         from .lexicon import count_text
 
         self.enabled = enabled
+        self.doc: Counter[str] | None
+        self.bi: Counter[tuple[str, str]]
+        self.other: Counter[tuple[str, str]]
+        self.other_uni: Counter[str]
+        self.pool: list[str]
         self.cache: dict = {}
         self.sentence_start = False
         cfg = repairer.cfg
@@ -74,7 +79,7 @@ class Context:
 
     def attested(self, w: str, observed: bool = False) -> int:
         """How often the witness and the corpus use ``w`` (minus the printed occurrence itself)."""
-        if not self.enabled:
+        if not self.enabled or self.doc is None:
             return 0
         return self.doc.get(w, 0) + self.other_uni.get(w, 0) - (1 if observed else 0)
 

@@ -41,9 +41,9 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     # spans either): one findall, the counting over zips in C
     flat = PHRASE_TOKENS.findall(text.lower().replace("’", "'"))
     k = cfg.phrase_min_count
-    out = {g: c for g, c in Counter(zip(flat, flat[1:])).items() if c >= k and g[0] and g[1]}
+    out: dict[tuple[str, ...], int] = {g: c for g, c in Counter(zip(flat, flat[1:])).items() if c >= k and g[0] and g[1]}
     frequent = out
-    shorter = list(zip(flat, flat[1:]))
+    shorter: list[tuple[str, ...]] = list(zip(flat, flat[1:]))
     for n in (3, 4):
         if not frequent:
             break
@@ -64,6 +64,7 @@ def _phrase_damage(t: str, rep: Repairer) -> bool | str:
     """Whether the printed token ``t`` (edge punctuation stripped) is damaged for phrase repair: False,
     True, or "rare" (a rare word of the lexicon: only a cheap reading may replace it)."""
     lt = t.lower().replace("’", "'")
+    damaged: bool | str
     if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
         # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
         # pass's business): never phrase-repaired

@@ -98,7 +98,7 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
         obs = z + lam * a_obs
         best = None
         # each known neighbour: (text before the candidate in the pair, text after it, the neighbour's log count)
-        sides = [x for x in ((prev + " ", "", lp), ("", " " + nxt, ln)) if x[2] is not None]
+        sides = [(x0, x1, x2) for x0, x1, x2 in ((prev + " ", "", lp), ("", " " + nxt, ln)) if x2 is not None]
         for w, cost, base in cands:
             a = 0.0
             lw_ = uni[w]
@@ -122,12 +122,12 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
         gain = sc - obs
         if gain < margin:
             continue
-        a = model.association(prev, w, nxt, unseen)
+        a_best = model.association(prev, w, nxt, unseen)
         pairs = ", ".join(f"'{x} {y}' " + (f"{10 ** listed[x + ' ' + y]:.3g}" if x + " " + y in listed else "not listed")
                           for x, y in ((prev, w), (w, nxt)) if x in uni and y in uni)
         out.append(Edit(s, e, case_like(t, w), "real_word" if known else "spelling", "bigram-context",
                         round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3), (w,),
-                        f"{t!r} -> {w!r}: word pairs {pairs} (association {a:+.2f} vs printed {a_obs:+.2f}; cost {cost:.2f}; gain {gain:.2f} >= {margin:.2f})"))
+                        f"{t!r} -> {w!r}: word pairs {pairs} (association {a_best:+.2f} vs printed {a_obs:+.2f}; cost {cost:.2f}; gain {gain:.2f} >= {margin:.2f})"))
     return out
 
 
@@ -255,6 +255,7 @@ class RealWordRules:
             """The rule's pattern around token ``i``; with ``guess`` (no tagging), False only when it
             cannot match whatever the tags (a pre-filter: most occurrences of a frequent rule word fail
             on their neighbours' words or shapes alone)."""
+            r: bool | None
             pos = i
             for item in reversed(before):
                 neg = item.startswith("!")

@@ -36,10 +36,10 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
     # the tokens, leading/trailing apostrophes and guillemets stripped
     clean_toks = stripped_spans(TOKEN_SPLIT, text, APOS + "»", rep.memo("word_tokens"))
     edits: list[Edit] = []
-    busy = set()  # the tokens a merge joins
+    busy: set[int] = set()  # the tokens a merge joins
     if not real_words:
-        for i, e in merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens):
-            edits.append(e)
+        for i, merge in merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens):
+            edits.append(merge)
             busy.update((i, i + 1))
     merged_at = {e.start for e in edits}
     # without a witness pool a token whose every part is a frequent or protected word is kept as printed
@@ -67,7 +67,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             continue  # half of a word split by a hyphen at a line end: judged with its other half or not at all
         parts = _parts(t)
         for off, part in parts:
-            ps, pe = s + off, s + off + len(part)
+            ps = s + off
             ctx.sentence_start = off == 0 and sentence_start(text, s)
             if rep.domain and not real_words:
                 hit = _damaged_elision(part, rep, ps)

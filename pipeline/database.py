@@ -67,6 +67,10 @@ def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseCo
     present = [t for t in TABLES.values() if (Path(folder) / t.path).is_file()]
     names = {t.name for t in present}
     conn = sqlite3.connect(dest)
+    # a fresh file built in the staging folder and published whole: no per-insert fsync, no journal file
+    # (neither setting is stored in the database)
+    conn.execute("PRAGMA synchronous = OFF")
+    conn.execute("PRAGMA journal_mode = MEMORY")
     try:
         db = sqlite_utils.Database(conn)
         for t in present:  # referenced tables first: TABLES lists witnesses, then laws, then the rest

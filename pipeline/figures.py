@@ -18,8 +18,8 @@ from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, RULES, read_table
 
 @dataclass(frozen=True)
 class FigureConfig:
-    """max_series: beyond this many witnesses, a figure groups them by language and kind instead of
-    drawing one series (bar, line) per witness; max_law_ticks: beyond this many laws, the coverage
+    """max_series: beyond this many witnesses, a figure groups them (laws by language and kind) instead
+    of drawing one series (bar, line) per witness; max_law_ticks: beyond this many laws, the coverage
     figure drops the per-law tick labels; svg_hashsalt: the fixed salt of the SVG ids."""
 
     max_series: int = 12
@@ -37,10 +37,13 @@ def _figure(width: float, height: float):
 
 
 def _series(df: pd.DataFrame, config: FigureConfig) -> pd.Series:
-    """The series each row is drawn in: its witness, or its language/kind for a large corpus."""
-    if df["witness"].nunique() <= config.max_series or "lang" not in df or "kind" not in df:
+    """The series each row is drawn in: its witness, or for a large corpus its language and kind of
+    witness (laws), or one series for all (the other tables do not say the witness's language)."""
+    if df["witness"].nunique() <= config.max_series:
         return df["witness"]
-    return df["lang"].astype(str) + " " + df["kind"].astype(str)
+    if "lang" in df and "text" in df:  # the laws table: lang, and kind (law, clause, rule)
+        return (df["lang"].astype(str) + " " + df["kind"].astype(str)).astype("string")
+    return pd.Series("all witnesses", index=df.index, dtype="string")
 
 
 def law_lengths(laws: pd.DataFrame, config: FigureConfig = FigureConfig()):
@@ -126,7 +129,10 @@ def rule_coverage(laws: pd.DataFrame, rules: pd.DataFrame, config: FigureConfig 
     n = citations_per_law(laws, rules)
     fig = _figure(9, 3.5)
     ax = fig.add_subplot()
-    ax.bar(range(len(laws)), n, color=["C0" if k else "lightgray" for k in n])
+    if len(laws) <= config.max_law_ticks:
+        ax.bar(range(len(laws)), n, color=["C0" if k else "lightgray" for k in n])
+    else:  # one bar per law is slow to draw and unreadable: the counts as one outline
+        ax.stairs(n.to_numpy(), color="C0", fill=True)
     if len(laws) <= config.max_law_ticks:
         ax.set_xticks(range(len(laws)), [f"{w}:{lab}" for w, lab in zip(laws["witness"], laws["label"])],
                       rotation=90, fontsize=6)

@@ -4,7 +4,9 @@ Every table of pipeline/tables.py becomes a table of the same name and columns, 
 REAL; booleans as 0/1), with its primary key, its foreign keys (``laws.witness`` -> ``witnesses.id``,
 ``alignments.law_a`` -> ``laws.law_id``, ...) and an index on each foreign key column; the law texts
 get an FTS5 full-text index (``laws_fts``: text, label, heading; diacritics folded, so ``ecarte``
-finds ``écarté``) that Datasette's search box and ``?_search=`` use as it is.
+finds ``écarté``) that Datasette's search box and ``?_search=`` use as it is. The rule table's rows
+are numbered (``rules.rule``, the row of rules.csv) and ``rule_citations`` (rule, law_id, role:
+citation or dissent) joins each ruling to the laws it cites, with foreign keys to both.
 
 The database is built from the CSV files of a build (streamed row by row: a library's tables are
 never all in memory) into a fresh file, in table order and row order, then VACUUMed: the same tables
@@ -33,6 +35,8 @@ class DatabaseConfig:
     fts_columns: tuple[str, ...] = ("text", "label", "heading")
     tokenizer: str = "unicode61 remove_diacritics 2"
     batch_size: int = 2000
+    rules_table: str = "rules"  # gets a row number column (rule_key) that rule_citations refers to
+    rule_key: str = "rule"
 
 
 def _value(raw: str, type_: str):
@@ -58,6 +62,22 @@ def _rows(path: Path, table: Table) -> Iterator[dict]:
             yield {name: _value(v, t) for name, v, t in zip(header, row, types)}
 
 
+def _rule_citations(db, config: DatabaseConfig) -> None:
+    """One row per law a ruling cites (or rules otherwise: ``role`` dissent), keyed to both tables."""
+    rules, key = config.rules_table, config.rule_key
+    db["rule_citations"].create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
+                                foreign_keys=[(key, rules, key), ("law_id", "laws", "law_id")])
+
+    def rows():
+        for rule, citations, dissent in db.execute(f"select [{key}], citations, dissent from [{rules}] order by [{key}]"):
+            for role, ids in (("citation", citations), ("dissent", dissent)):
+                for law_id in dict.fromkeys(x.strip() for x in (ids or "").split(";") if x.strip()):
+                    yield {key: rule, "law_id": law_id, "role": role}
+
+    db["rule_citations"].insert_all(list(rows()), batch_size=config.batch_size)
+    db["rule_citations"].create_index(["law_id"], find_unique_name=True)
+
+
 def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseConfig()) -> Path:
     """Write ``dest`` (replaced if it exists) from the table CSVs in ``folder``; returns ``dest``."""
     import sqlite_utils
@@ -75,12 +95,18 @@ def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseCo
         db = sqlite_utils.Database(conn)
         for t in present:  # referenced tables first: TABLES lists witnesses, then laws, then the rest
             fks = [(fk.fields[0], fk.table, fk.reference[0]) for fk in t.foreign_keys if fk.table in names]
-            db[t.name].create({c.name: SQL_TYPES[c.type] for c in t.columns},
-                              pk=(t.primary_key[0] if len(t.primary_key) == 1 else list(t.primary_key)) or None,
-                              not_null={c.name for c in t.columns if c.required}, foreign_keys=fks)
-            db[t.name].insert_all(_rows(Path(folder) / t.path, t), batch_size=config.batch_size)
+            columns = {c.name: SQL_TYPES[c.type] for c in t.columns}
+            pk = (t.primary_key[0] if len(t.primary_key) == 1 else list(t.primary_key)) or None
+            rows = _rows(Path(folder) / t.path, t)
+            if t.name == config.rules_table:  # numbered, for the rule_citations table
+                columns, pk = {config.rule_key: int, **columns}, config.rule_key
+                rows = ({config.rule_key: i, **r} for i, r in enumerate(rows, 1))
+            db[t.name].create(columns, pk=pk, not_null={c.name for c in t.columns if c.required}, foreign_keys=fks)
+            db[t.name].insert_all(rows, batch_size=config.batch_size)
             for column, _, _ in fks:
                 db[t.name].create_index([column], find_unique_name=True)
+        if {config.rules_table, "laws"} <= names:
+            _rule_citations(db, config)
         if config.fts_table in names:
             db[config.fts_table].enable_fts(list(config.fts_columns), fts_version="FTS5", tokenize=config.tokenizer)
             db[f"{config.fts_table}_fts"].optimize()

@@ -142,6 +142,11 @@ def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path)
         assert ("witnesses", "witness", "id") in fks and ("laws", "parent", "law_id") in fks
         assert db.execute("select typeof(number) from laws where number is not null limit 1").fetchone() == ("integer",)
         assert db.execute("pragma foreign_key_check").fetchall() == []
+        # every law a ruling cites is a row of rule_citations, joined to the law
+        rules = read_table(out / "rules.csv")
+        cited = {(i, x) for i, c in enumerate(rules["citations"].fillna(""), 1) for x in c.split(";") if x}
+        assert cited and cited == set(db.execute(
+            "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"))
         hits = db.execute("select rowid from laws_fts where laws_fts match 'ecarte'").fetchall()
         assert hits, "full-text search does not fold the accents of 'écarté'"
     finally:

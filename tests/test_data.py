@@ -4,6 +4,7 @@ as deterministic SVG, licences and a valid CITATION.cff."""
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 import socket
@@ -231,3 +232,27 @@ def test_licences_and_a_valid_citation_file():
     assert cff["cff-version"] == "1.2.0" and cff["version"] == __version__
     readme = (ROOT / "README.md").read_text(encoding="utf-8")
     assert "LICENSE-DATA" in readme and "CITATION.cff" in readme
+
+
+def test_another_process_writes_the_same_database_figures_and_package(out, tmp_path):
+    """Nothing in these outputs depends on the process (hash seed, time, paths): a second process,
+    with another hash seed, writes the same bytes from the same tables."""
+    copy = tmp_path / "tables"
+    copy.mkdir()
+    for t in TABLES.values():
+        shutil.copy(out / t.path, copy / t.path)
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from pipeline import __version__\n"
+        "from pipeline.database import build_database\n"
+        "from pipeline.figures import render_figures\n"
+        "from pipeline.tables import datapackage\n"
+        "d = Path(sys.argv[1]); build_database(d, d / 'cardlaws.sqlite')\n"
+        "for rel, data in render_figures(d).items():\n"
+        "    (d / rel).parent.mkdir(exist_ok=True); (d / rel).write_bytes(data)\n"
+        "(d / 'datapackage.json').write_bytes(datapackage(d, __version__))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", script, str(copy)], check=True, env=env, cwd=ROOT, timeout=300)
+    for rel in ["cardlaws.sqlite", "datapackage.json", *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg"))]:
+        assert (copy / rel).read_bytes() == (out / rel).read_bytes(), f"{rel} differs when written by another process"

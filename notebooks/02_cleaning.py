@@ -37,7 +37,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 
+from pipeline import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
+from pipeline.tables import FLAGS, empty_frame, read_table  # noqa: E402
 
 OUT = outputs_dir()
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
@@ -50,8 +52,8 @@ gold_cer = importlib.util.module_from_spec(spec)
 spec.loader.exec_module(gold_cer)
 
 witnesses = load_witnesses(ROOT / "corpus")
-corrections = pd.read_csv(OUT / "corrections.csv", keep_default_na=False)
-flags = pd.read_csv(OUT / "flags.csv", keep_default_na=False) if (OUT / "flags.csv").is_file() else pd.DataFrame()
+corrections = read_table(OUT / "corrections.csv")
+flags = read_table(OUT / "flags.csv") if (OUT / "flags.csv").is_file() else empty_frame(FLAGS)
 print(len(corrections), "corrections,", len(flags), "flagged words")
 
 # %% [markdown]
@@ -116,32 +118,20 @@ else:
 kinds = corrections.pivot_table(index="kind", columns="witness", values="start", aggfunc="count", fill_value=0)
 kinds
 
+# %% [markdown]
+# Saved by the build as `outputs/figures/corrections-by-kind.svg` (`pipeline.figures`, the same function).
+
 # %%
-fig, ax = plt.subplots(figsize=(8, 3.8))
-kinds.plot.barh(stacked=True, ax=ax)
-ax.set_xlabel("corrections")
-ax.set_title("Corrections by kind and witness")
-fig.tight_layout()
-show(fig)
+show(figures.corrections_by_kind(corrections))
 
 # %% [markdown]
 # ## How sure the repairs are
 # Layout fixes (running heads, hyphens, whitespace) are certain; word repairs carry the confidence of
-# their decision. Repairs below the threshold are not applied but flagged for review.
+# their decision. Repairs below the threshold are not applied but flagged for review
+# (`outputs/figures/repair-confidence.svg`).
 
 # %%
-fig, ax = plt.subplots(figsize=(7, 3.5))
-for kind, g in corrections.groupby("kind"):
-    if g["confidence"].nunique() > 1 or g["confidence"].iloc[0] < 1:
-        ax.hist(g["confidence"], bins=[i / 20 for i in range(21)], alpha=0.6, label=kind)
-if len(flags):
-    ax.hist(flags["confidence"], bins=[i / 20 for i in range(21)], histtype="step", color="k", label="flagged (not applied)")
-ax.set_xlabel("confidence")
-ax.set_ylabel("count")
-ax.set_title("Confidence of word repairs")
-ax.legend(fontsize=8)
-fig.tight_layout()
-show(fig)
+show(figures.repair_confidence(corrections, flags))
 
 # %%
 corrections.groupby("kind")["confidence"].describe()[["count", "mean", "min", "max"]]

@@ -34,7 +34,9 @@ import numpy as np
 import pandas as pd
 
 
+from pipeline import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
+from pipeline.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
@@ -108,6 +110,13 @@ ax.set_title(f"Écarté: French × English similarity\n{SCORER}\nred boxes: chos
 fig.colorbar(im, ax=ax, label="score")
 fig.tight_layout()
 show(fig)
+
+# %% [markdown]
+# ## The scores of every link of the build, by kind
+# (`outputs/figures/link-scores.svg`, drawn by the build with the same function)
+
+# %%
+show(figures.link_scores(read_table(OUT / "alignments.csv")))
 
 # %% [markdown]
 # ## The chosen links against gold

@@ -31,11 +31,12 @@ from pathlib import Path
 import matplotlib
 
 matplotlib.use("Agg")
-import matplotlib.pyplot as plt
 import pandas as pd
 
 
+from pipeline import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
+from pipeline.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
 
@@ -60,14 +61,13 @@ coverage = laws.groupby("witness").agg(laws=("law_id", "count"), covered=("rule_
 coverage["share"] = coverage["covered"] / coverage["laws"]
 coverage
 
+# %% [markdown]
+# The rows of `outputs/rules.csv` whose `citations` name each law (`outputs/figures/rule-coverage.svg`,
+# drawn by the build with the same function; the count above also counts a law cited in any other field).
+
 # %%
-fig, ax = plt.subplots(figsize=(9, 3.5))
-ax.bar(range(len(laws)), laws["rule_rows"], color=["C0" if n else "lightgray" for n in laws["rule_rows"]])
-ax.set_xticks(range(len(laws)), [f"{w}:{lab}" for w, lab in zip(laws["witness"], laws["label"])], rotation=90, fontsize=6)
-ax.set_ylabel("rule rows citing the law")
-ax.set_title("Rule-table coverage per law (grey: not cited)")
-fig.tight_layout()
-show(fig)
+if (OUT / "rules.csv").is_file():
+    show(figures.rule_coverage(laws, read_table(OUT / "rules.csv")))
 
 # %% [markdown]
 # ## Where witnesses disagree

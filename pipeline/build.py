@@ -26,9 +26,10 @@ from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
+from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, WITNESSES, Table, arrow_schema, typed
 
 PACKAGE_DIR = Path(__file__).resolve().parent
-MANAGED_DIRS = ("text", "tei", "site")  # output folders whose stale files a build removes
+MANAGED_DIRS = ("text", "tei", "site", "figures")  # output folders whose stale files a build removes
 
 
 @dataclass(frozen=True)
@@ -434,22 +435,16 @@ def _json_items(df: pd.DataFrame) -> bytes:
 
 
 def _law_schema():
-    import pyarrow as pa
-
-    types = {"number": pa.int64(), "order": pa.int64(), "start": pa.int64(), "end": pa.int64(),
-             "raw_start": pa.int64(), "raw_end": pa.int64(), "confidence": pa.float64(), "complete": pa.bool_()}
-    return pa.schema([(c, types.get(c, pa.large_string())) for c in LAW_COLUMNS])
+    return arrow_schema(LAWS)
 
 
-LAW_COLUMNS = (
-    "law_id witness game lang kind number printed label parent order text start end raw_start raw_end "
-    "pages confidence complete heading text_hash evidence"
-).split()
-CORRECTION_COLUMNS = "witness start end before after kind method confidence candidates evidence".split()
-FLAG_COLUMNS = "witness start end text candidates confidence reason".split()
-PAGE_COLUMNS = "witness page head printed raw_start raw_end clean_offset".split()
-ALIGNMENT_COLUMNS = "game law_a law_b witness_a witness_b score kind evidence".split()
-WITNESS_COLUMNS = "id file game lang kind title author year source page note laws corrections flags".split()
+# the columns and types of every table are declared once, in pipeline/tables.py
+LAW_COLUMNS = LAWS.column_names
+CORRECTION_COLUMNS = CORRECTIONS.column_names
+FLAG_COLUMNS = FLAGS.column_names
+PAGE_COLUMNS = PAGES.column_names
+ALIGNMENT_COLUMNS = ALIGNMENTS.column_names
+WITNESS_COLUMNS = WITNESSES.column_names
 
 
 def laws_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
@@ -482,9 +477,7 @@ def laws_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
                     "evidence": law.evidence,
                 }
             )
-    df = pd.DataFrame(rows, columns=LAW_COLUMNS)
-    df["number"] = df["number"].astype("Int64")
-    return df
+    return typed(pd.DataFrame(rows, columns=LAW_COLUMNS), LAWS)
 
 
 def _cell(value):
@@ -495,26 +488,27 @@ def _cell(value):
     return value
 
 
-def _records_frame(results: Sequence[WitnessResult], attr: str, columns: list[str]) -> pd.DataFrame:
+def _records_frame(results: Sequence[WitnessResult], attr: str, table: Table) -> pd.DataFrame:
     """One row per record of ``Cleaned.<attr>`` (corrections, flags, page breaks) of every witness."""
+    columns = table.column_names
     rows = [
         {"witness": r.witness.id, **{c: _cell(getattr(x, c)) for c in columns[1:]}}
         for r in results
         for x in getattr(r.cleaned, attr)
     ]
-    return pd.DataFrame(rows, columns=columns)
+    return typed(pd.DataFrame(rows, columns=columns), table)
 
 
 def corrections_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
-    return _records_frame(results, "corrections", CORRECTION_COLUMNS)
+    return _records_frame(results, "corrections", CORRECTIONS)
 
 
 def flags_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
-    return _records_frame(results, "flags", FLAG_COLUMNS)
+    return _records_frame(results, "flags", FLAGS)
 
 
 def pages_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
-    return _records_frame(results, "page_breaks", PAGE_COLUMNS)
+    return _records_frame(results, "page_breaks", PAGES)
 
 
 def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.DataFrame:
@@ -531,7 +525,7 @@ def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.Da
         }
         for k in links
     ]
-    return pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS)
+    return typed(pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS), ALIGNMENTS)
 
 
 def witnesses_frame(members: Sequence) -> pd.DataFrame:
@@ -557,9 +551,7 @@ def witnesses_frame(members: Sequence) -> pd.DataFrame:
                 "flags": m.flags,
             }
         )
-    df = pd.DataFrame(rows, columns=WITNESS_COLUMNS)
-    df["year"] = df["year"].astype("Int64")
-    return df
+    return typed(pd.DataFrame(rows, columns=WITNESS_COLUMNS), WITNESSES)
 
 
 def reading_text(result: WitnessResult) -> str:
@@ -849,6 +841,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
                                   rule_resources).items():
         staging.write(rel, data)
+    export_data(staging, with_figures=opts.site)
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
@@ -874,6 +867,21 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
                  "align": t2 - t1, "tables": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
     )
     return report, manifest
+
+
+def export_data(staging: Staging, with_figures: bool) -> None:
+    """From the tables in the staging folder: the SQLite database, the figures (with the site) and,
+    last, the data package that describes the tables (their sizes and hashes)."""
+    from .database import build_database
+    from .tables import datapackage
+
+    build_database(staging.dir, staging.path("cardlaws.sqlite"))
+    if with_figures:
+        from .figures import render_figures
+
+        for rel, data in render_figures(staging.dir).items():
+            staging.write(rel, data)
+    staging.write("datapackage.json", datapackage(staging.dir, __version__))
 
 
 def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,

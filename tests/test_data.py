@@ -1,0 +1,258 @@
+"""Data a scholar can cite and query: typed tables that read back as written, a valid Frictionless
+Data Package, a deterministic SQLite database that Datasette serves with full-text search, figures
+as deterministic SVG, licences and a valid CITATION.cff."""
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import socket
+import sqlite3
+import subprocess
+import sys
+import time
+import unicodedata
+import urllib.parse
+import urllib.request
+import importlib.util
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+from pipeline import __version__
+from pipeline.database import build_database
+from pipeline.figures import render_figures
+from pipeline.tables import LAWS, PANDAS_DTYPES, TABLES, csv_bytes, datapackage, read_parquet, read_table
+
+from conftest import ROOT
+from test_docs import documented_columns
+
+pytestmark = pytest.mark.integration
+
+
+@pytest.fixture(scope="module")
+def out(fresh_build) -> Path:
+    return fresh_build[0]
+
+
+# --------------------------------------------------------------------------- typed tables
+
+
+def test_every_table_reads_back_with_its_types(out):
+    for table in TABLES.values():
+        path = out / table.path
+        assert path.is_file(), f"the build wrote no {table.path}"
+        df = read_table(path)
+        assert {c: str(t) for c, t in df.dtypes.items()} == {c.name: str(pd.Series(dtype=PANDAS_DTYPES[c.type]).dtype)
+                                                             for c in table.columns}
+        # written again from what was read, the file is the same bytes: nothing was lost or retyped
+        assert csv_bytes(df) == path.read_bytes(), f"{table.path} does not read back as written"
+        for c in table.columns:
+            if c.type == "string":
+                assert not (df[c.name] == "").any(), f"{table.path}.{c.name}: an empty string beside nulls"
+            if c.required:
+                assert df[c.name].notna().all(), f"{table.path}.{c.name} is declared required but has nulls"
+
+
+def test_integers_are_written_as_integers_and_pages_as_printed(out):
+    laws = pd.read_csv(out / "laws.csv", dtype=str, keep_default_na=False)
+    witnesses = pd.read_csv(out / "witnesses.csv", dtype=str, keep_default_na=False)
+    for table, df in (("laws", laws), ("witnesses", witnesses)):
+        for c in TABLES[table].columns:
+            if c.type == "integer":
+                bad = df[c.name][~df[c.name].str.fullmatch(r"-?\d*")]
+                assert bad.empty, f"{table}.{c.name} has non-integer cells {bad.tolist()[:3]}"
+    assert "4" in set(laws["number"]) and "" in set(laws["number"])  # a number, and a rule without one
+    assert set(witnesses["year"]) - {""} == {"1897"}
+    typed = read_table(out / "witnesses.csv")
+    assert typed["page"].dropna().map(type).eq(str).all()
+    assert read_table(out / "laws.csv")["number"].dropna().map(lambda v: isinstance(v, int) or float(v).is_integer()).all()
+    assert str(read_table(out / "laws.csv")["number"].dtype) == "Int64"
+
+
+def test_parquet_and_json_hold_the_same_laws_with_proper_nulls(out):
+    csv = read_table(out / "laws.csv")
+    parquet = pd.read_parquet(out / "laws.parquet")  # plain pandas: the nullable dtypes come back
+    pd.testing.assert_frame_equal(parquet, csv)
+    pd.testing.assert_frame_equal(read_parquet(out / "laws.parquet", LAWS), csv)
+    for c in LAWS.columns:
+        if c.type == "string":
+            assert not (parquet[c.name] == "").any(), f"laws.parquet mixes '' and null in {c.name}"
+    records = json.loads((out / "laws.json").read_text(encoding="utf-8"))
+    expected = json.loads(csv.to_json(orient="records", force_ascii=False))
+    assert records == expected
+    assert any(r["printed"] is None for r in records) and all(r["printed"] != "" for r in records)
+    assert all(isinstance(r["number"], int) for r in records if r["number"] is not None)
+
+
+def test_every_declared_column_is_documented_in_the_readme():
+    for table in TABLES.values():
+        missing = set(table.column_names) - documented_columns(table.path)
+        assert not missing, f"README does not document {sorted(missing)} of outputs/{table.path}"
+
+
+# --------------------------------------------------------------------------- the data package
+
+
+def test_the_data_package_validates_with_frictionless(out):
+    from frictionless import Package, validate
+
+    report = validate(out / "datapackage.json")
+    assert report.valid, report.flatten(["type", "note"])[:5]
+    package = Package(out / "datapackage.json")
+    assert sorted(r.name for r in package.resources) == sorted(TABLES)
+    laws = package.get_resource("laws")
+    assert laws.schema.primary_key == ["law_id"]
+    assert {"fields": ["witness"], "reference": {"resource": "witnesses", "fields": ["id"]}} in laws.schema.foreign_keys
+    links = package.get_resource("alignments").schema.foreign_keys
+    assert {"fields": ["law_a"], "reference": {"resource": "laws", "fields": ["law_id"]}} in links
+    rows = laws.read_rows()
+    assert isinstance(rows[0]["number"], int) and isinstance(rows[0]["complete"], bool)
+    assert package.licenses[0]["name"] == "CC0-1.0" and package.version == __version__
+
+
+def test_the_data_package_catches_a_law_of_an_unknown_witness(out, tmp_path):
+    from frictionless import validate
+
+    copy = tmp_path / "out"
+    copy.mkdir()
+    for t in TABLES.values():
+        shutil.copy(out / t.path, copy / t.path)
+    laws = read_table(copy / "laws.csv")
+    laws.loc[0, "witness"] = "xx-999"
+    (copy / "laws.csv").write_bytes(csv_bytes(laws))
+    (copy / "datapackage.json").write_bytes(datapackage(copy, __version__))
+    report = validate(copy / "datapackage.json")
+    assert not report.valid
+    assert "foreign-key" in {e[0] for e in report.flatten(["type"])}
+
+
+# --------------------------------------------------------------------------- the database
+
+
+def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path):
+    first, second = build_database(out, tmp_path / "a.sqlite"), build_database(out, tmp_path / "b.sqlite")
+    assert first.read_bytes() == second.read_bytes() == (out / "cardlaws.sqlite").read_bytes()
+    db = sqlite3.connect(out / "cardlaws.sqlite")
+    try:
+        for table in TABLES.values():
+            assert db.execute(f"select count(*) from [{table.name}]").fetchone()[0] == len(read_table(out / table.path))
+        fks = {(r[2], r[3], r[4]) for r in db.execute("select * from pragma_foreign_key_list('laws')")}
+        assert ("witnesses", "witness", "id") in fks and ("laws", "parent", "law_id") in fks
+        assert db.execute("select typeof(number) from laws where number is not null limit 1").fetchone() == ("integer",)
+        assert db.execute("pragma foreign_key_check").fetchall() == []
+        # every law a ruling cites is a row of rule_citations, joined to the law
+        rules = read_table(out / "rules.csv")
+        cited = {(i, x) for i, c in enumerate(rules["citations"].fillna(""), 1) for x in c.split(";") if x}
+        assert cited and cited == set(db.execute(
+            "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"))
+        hits = db.execute("select rowid from laws_fts where laws_fts match 'ecarte'").fetchall()
+        assert hits, "full-text search does not fold the accents of 'écarté'"
+    finally:
+        db.close()
+
+
+def _fold(text: str) -> str:
+    return "".join(c for c in unicodedata.normalize("NFKD", text.lower()) if not unicodedata.combining(c))
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _get_json(url: str):
+    with urllib.request.urlopen(url, timeout=5) as r:
+        return json.loads(r.read().decode("utf-8"))
+
+
+def test_datasette_serves_the_database_and_answers_a_full_text_query(out):
+    port = _free_port()
+    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "--host", "127.0.0.1", "--port", str(port),
+                             "--immutable", str(out / "cardlaws.sqlite")],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    base = f"http://127.0.0.1:{port}"
+    try:
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                _get_json(f"{base}/-/versions.json")
+                break
+            except OSError:
+                assert proc.poll() is None, f"datasette exited: {proc.stderr.read().decode()[-500:]}"
+                assert time.monotonic() < deadline, "datasette did not answer within 60 s"
+                time.sleep(0.3)
+        laws = read_table(out / "laws.csv")
+        words = laws["text"].fillna("").map(lambda t: set(re.findall(r"\w+", _fold(t))))
+        for term in ("trump", "ecart"):  # English; French without its accent (écart)
+            query = urllib.parse.urlencode({"_search": term, "_shape": "array", "_col": "text", "_size": "max"})
+            rows = _get_json(f"{base}/cardlaws/laws.json?{query}")
+            assert rows, f"no law found for {term!r}"
+            # exactly the laws that have the word, accents folded
+            assert sorted(r["law_id"] for r in rows) == sorted(laws.loc[words.map(lambda w: term in w), "law_id"])
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=10)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+            proc.wait()
+
+
+# --------------------------------------------------------------------------- figures, licences, citation
+
+
+def test_figures_are_deterministic_svg_drawn_from_the_tables(out):
+    again = render_figures(out)
+    assert {"figures/law-lengths.svg", "figures/corrections-by-kind.svg", "figures/link-scores.svg"} <= set(again)
+    for rel, data in again.items():
+        assert (out / rel).read_bytes() == data, f"{rel} is not the same bytes when drawn again"
+        text = data.decode("utf-8")
+        assert text.lstrip().startswith("<?xml") and "<svg" in text
+        assert "<dc:date>" not in text, f"{rel} carries a date"
+
+
+def test_licences_and_a_valid_citation_file():
+    import jsonschema
+    import yaml
+
+    assert "MIT License" in (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert "CC0 1.0 Universal" in (ROOT / "LICENSE-DATA").read_text(encoding="utf-8")
+    cff = yaml.safe_load((ROOT / "CITATION.cff").read_text(encoding="utf-8"))
+    # the schema file cffconvert ships (found without importing cffconvert, whose validators need pykwalify)
+    spec = importlib.util.find_spec("cffconvert")
+    assert spec is not None, "cffconvert (the CFF schema) is not installed: make install"
+    schema = json.loads((Path(spec.origin).parent / "schemas" / "1.2.0" / "schema.json").read_text(encoding="utf-8"))
+    validator = jsonschema.Draft7Validator(schema, format_checker=jsonschema.Draft7Validator.FORMAT_CHECKER)
+    errors = sorted(e.message for e in validator.iter_errors(cff))
+    assert not errors, errors[:3]
+    assert cff["cff-version"] == "1.2.0" and cff["version"] == __version__
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    assert "LICENSE-DATA" in readme and "CITATION.cff" in readme
+
+
+def test_another_process_writes_the_same_database_figures_and_package(out, tmp_path):
+    """Nothing in these outputs depends on the process (hash seed, time, paths): a second process,
+    with another hash seed, writes the same bytes from the same tables."""
+    copy = tmp_path / "tables"
+    copy.mkdir()
+    for t in TABLES.values():
+        shutil.copy(out / t.path, copy / t.path)
+    script = (
+        "import sys; from pathlib import Path\n"
+        "from pipeline import __version__\n"
+        "from pipeline.database import build_database\n"
+        "from pipeline.figures import render_figures\n"
+        "from pipeline.tables import datapackage\n"
+        "d = Path(sys.argv[1]); build_database(d, d / 'cardlaws.sqlite')\n"
+        "for rel, data in render_figures(d).items():\n"
+        "    (d / rel).parent.mkdir(exist_ok=True); (d / rel).write_bytes(data)\n"
+        "(d / 'datapackage.json').write_bytes(datapackage(d, __version__))\n"
+    )
+    env = {**os.environ, "PYTHONHASHSEED": "12345"}
+    subprocess.run([sys.executable, "-c", script, str(copy)], check=True, env=env, cwd=ROOT, timeout=300)
+    for rel in ["cardlaws.sqlite", "datapackage.json", *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg"))]:
+        assert (copy / rel).read_bytes() == (out / rel).read_bytes(), f"{rel} differs when written by another process"

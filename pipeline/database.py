@@ -65,7 +65,7 @@ def _rows(path: Path, table: Table) -> Iterator[dict]:
 def _rule_citations(db, config: DatabaseConfig) -> None:
     """One row per law a ruling cites (or rules otherwise: ``role`` dissent), keyed to both tables."""
     rules, key = config.rules_table, config.rule_key
-    db["rule_citations"].create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
+    db.table("rule_citations").create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
                                 foreign_keys=[(key, rules, key), ("law_id", "laws", "law_id")])
 
     def rows():
@@ -74,8 +74,8 @@ def _rule_citations(db, config: DatabaseConfig) -> None:
                 for law_id in dict.fromkeys(x.strip() for x in (ids or "").split(";") if x.strip()):
                     yield {key: rule, "law_id": law_id, "role": role}
 
-    db["rule_citations"].insert_all(list(rows()), batch_size=config.batch_size)
-    db["rule_citations"].create_index(["law_id"], find_unique_name=True)
+    db.table("rule_citations").insert_all(list(rows()), batch_size=config.batch_size)
+    db.table("rule_citations").create_index(["law_id"], find_unique_name=True)
 
 
 def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseConfig()) -> Path:
@@ -101,15 +101,15 @@ def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseCo
             if t.name == config.rules_table:  # numbered, for the rule_citations table
                 columns, pk = {config.rule_key: int, **columns}, config.rule_key
                 rows = ({config.rule_key: i, **r} for i, r in enumerate(rows, 1))
-            db[t.name].create(columns, pk=pk, not_null={c.name for c in t.columns if c.required}, foreign_keys=fks)
-            db[t.name].insert_all(rows, batch_size=config.batch_size)
+            db.table(t.name).create(columns, pk=pk, not_null={c.name for c in t.columns if c.required}, foreign_keys=fks)
+            db.table(t.name).insert_all(rows, batch_size=config.batch_size)
             for column, _, _ in fks:
-                db[t.name].create_index([column], find_unique_name=True)
+                db.table(t.name).create_index([column], find_unique_name=True)
         if {config.rules_table, "laws"} <= names:
             _rule_citations(db, config)
         if config.fts_table in names:
-            db[config.fts_table].enable_fts(list(config.fts_columns), fts_version="FTS5", tokenize=config.tokenizer)
-            db[f"{config.fts_table}_fts"].optimize()
+            db.table(config.fts_table).enable_fts(list(config.fts_columns), fts_version="FTS5", tokenize=config.tokenizer)
+            db.table(f"{config.fts_table}_fts").optimize()
         conn.commit()
         conn.execute("VACUUM")
     finally:

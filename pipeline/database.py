@@ -65,7 +65,7 @@ def _rows(path: Path, table: Table) -> Iterator[dict]:
 def _rule_citations(db, config: DatabaseConfig) -> None:
     """One row per law a ruling cites (or rules otherwise: ``role`` dissent), keyed to both tables."""
     rules, key = config.rules_table, config.rule_key
-    db["rule_citations"].create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
+    db.table("rule_citations").create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
                                 foreign_keys=[(key, rules, key), ("law_id", "laws", "law_id")])
 
     def rows():
@@ -74,8 +74,8 @@ def _rule_citations(db, config: DatabaseConfig) -> None:
                 for law_id in dict.fromkeys(x.strip() for x in (ids or "").split(";") if x.strip()):
                     yield {key: rule, "law_id": law_id, "role": role}
 
-    db["rule_citations"].insert_all(list(rows()), batch_size=config.batch_size)
-    db["rule_citations"].create_index(["law_id"], find_unique_name=True)
+    db.table("rule_citations").insert_all(list(rows()), batch_size=config.batch_size)
+    db.table("rule_citations").create_index(["law_id"], find_unique_name=True)
 
 
 def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseConfig()) -> Path:

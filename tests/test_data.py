@@ -148,6 +148,11 @@ def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path)
         cited = {(i, x) for i, c in enumerate(rules["citations"].fillna(""), 1) for x in c.split(";") if x}
         assert cited and cited == set(db.execute(
             "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"))
+        # every table of the database (FTS5 shadow tables aside) is documented in the README
+        section = re.search(r"^### `outputs/cardlaws.sqlite`.*?(?=^### )", (ROOT / "README.md").read_text(encoding="utf-8"),
+                            re.S | re.M).group(0)
+        for (name,) in db.execute("select name from sqlite_master where type = 'table' and name not like 'laws_fts_%'"):
+            assert re.search(rf"\b{name}\b", section), f"README does not document the database table {name}"
         hits = db.execute("select rowid from laws_fts where laws_fts match 'ecarte'").fetchall()
         assert hits, "full-text search does not fold the accents of 'écarté'"
     finally:

@@ -57,13 +57,12 @@ import hashlib
 import importlib.util
 import io
 import os
+import pickle
 import re
-import shutil
 import tempfile
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape as xml_escape, quoteattr
 
 from lxml import etree
 
@@ -543,237 +542,88 @@ def _forest(wraps: list[_Wrap]) -> list[_Wrap]:
     return roots
 
 
-class _WitnessWriter:
-    def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
-        self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
+def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok]) -> etree._Element:
+    """The teiHeader of a witness file: what the edition is, from what, and how it is encoded."""
+    h = _el("teiHeader")
+    fd = _sub(h, "fileDesc")
+    ts = _sub(fd, "titleStmt")
+    _sub(ts, "title", text=w.title or w.id)
+    if w.author:
+        _sub(ts, "author", text=w.author)
+    rs = _sub(ts, "respStmt")
+    _sub(rs, "resp", text="Automatic transcription cleaning, segmentation and TEI encoding")
+    _sub(rs, "name", {"ref": b.resp}, "digitization pipeline")
+    ps = _sub(fd, "publicationStmt")
+    _sub(ps, "p", text=f"Generated from witness {w.id} ({w.file}) by the card-game laws digitization pipeline, "
+                       f"version {b.version}, build {b.build}. Rebuilt byte for byte from the raw text.")
+    sd = _sub(fd, "sourceDesc")
+    bibl = _sub(sd, "bibl")
+    _sub(bibl, "title", text=w.title or w.id)
+    if w.author:
+        _sub(bibl, "author", text=w.author)
+    if w.year is not None:
+        _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
+    if w.page:
+        _sub(bibl, "biblScope", {"unit": "page", "from": w.page}, f"from p. {w.page}")
+    if w.source:
+        _sub(bibl, "idno", {"type": "source"}, w.source)
+    _sub(bibl, "idno", {"type": "witness"}, w.id)
+    _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
+    if w.note:
+        _sub(bibl, "note", text=w.note)
+
+    ed = _sub(h, "encodingDesc")
+    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
+    app.set(XML_ID, b.resp_id)
+    _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
+    dec = _sub(ed, "editorialDecl")
+    corr = _sub(dec, "correction", {"method": "markup"})
+    _sub(corr, "p", text="OCR errors repaired by the pipeline are marked choice/sic/corr with the printed form in "
+                         "sic; corr/@cert is high, medium or low from the repair's confidence, corr/@type the kind "
+                         "of repair and corr/@subtype the method. Removed debris characters have an empty corr. Words "
+                         "left as printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
+    n_omit = len(omitted)
+    if n_omit:
+        where = "; ".join(f"raw {t.rs}-{t.re}" for t in omitted)
+        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+             f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
+    else:
+        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+             "No web-page debris lines were found; nothing was omitted.")
+    norm = _sub(dec, "normalization", {"method": "markup"})
+    _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
+                         "given as choice/orig/reg. Typographic normalisation (Unicode NFC, quotes, spacing) is "
+                         "marked like other repairs.")
+    hy = _sub(dec, "hyphenation", {"eol": "some"})
+    _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
+                       "hyphen (hyphen = '-'); a line break read as a space is lb. Running heads and page numbers "
+                       "are pb followed by fw, where they fall in the text.")
+    seg = _sub(dec, "segmentation")
+    _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
+                        "(type rule); xml:id is the law id, @n its number; the printed number is num/@value.")
+    pd = _sub(h, "profileDesc")
+    lu = _sub(pd, "langUsage")
+    _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
+    if w.lang != "en":
+        _sub(lu, "language", {"ident": "en"}, "English (header)")
+    rd = _sub(h, "revisionDesc")
+    attrs = {"who": b.resp, "n": b.version}
+    if b.date:
+        attrs["when"] = b.date
+    _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
+                              f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
+                              f"{len(s.laws)} laws.")
+    return h
+
+
+class _Content:
+    """The mixed content of blocks: tokens as text and correction markup, with the num / reg / flag /
+    footnote wrappers around them.  Collects the flagged words for the back matter."""
+
+    def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig):
+        self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
         self.enc = _Enc(build, config)
-        self.toks = _tokens(cleaned, config)
-        self.by_id = {law.id: law for law in segmented.laws}
         self.flag_notes: list[tuple[str, object]] = []
-        self.omitted = [t for t in self.toks if t.kind == "omit"]
-        self.emitted_ids: dict[str, int] = {}
-
-    # ---- segments
-    def _segments(self):
-        text = self.c.text
-        segs = sorted(self.s.segments, key=lambda g: (g.start, g.end))
-        pos = 0
-        for g in segs:
-            if g.start != pos or g.end < g.start:
-                raise TeiError(f"witness {self.c.witness_id}: segments do not tile the cleaned text at offset {pos}")
-            pos = g.end
-        if pos != len(text):
-            raise TeiError(f"witness {self.c.witness_id}: segments end at {pos}, the cleaned text at {len(text)}")
-        return segs
-
-    def _assign(self, segs) -> list[list[int]]:
-        """Token indexes per segment, in order (zero-width deletions go left, page breaks right)."""
-        starts = [g.start for g in segs]
-        out: list[list[int]] = [[] for _ in segs]
-        if not segs:
-            return out
-        import bisect
-
-        def at(x: int) -> int:
-            return max(0, min(len(segs) - 1, bisect.bisect_right(starts, x) - 1))
-
-        cur = 0
-        for k, t in enumerate(self.toks):
-            if t.ce > t.cs:
-                s = at(t.cs)
-            elif t.pbs or t.kind == "pb" or t.cs == 0:
-                s = at(t.cs)
-            else:
-                s = at(t.cs - 1)
-            cur = max(cur, s)
-            out[cur].append(k)
-        return out
-
-    # ---- build
-    def build(self) -> bytes:
-        w = self.w
-        root = _el("TEI")
-        root.set(XML_LANG, "en")
-        root.set("n", w.id)
-        root.append(self.header())
-        text = _sub(root, "text")
-        text.set(XML_LANG, w.lang)
-        body = _sub(text, "body")
-        self.body(body)
-        if not len(body):
-            _sub(body, "p")
-        if self.flag_notes:
-            back = _sub(text, "back")
-            div = _sub(back, "div", {"type": "flags"})
-            _sub(div, "head", text="Words left as printed and flagged for review")
-            lst = _sub(div, "list")
-            for fid, f in self.flag_notes:
-                item = _sub(lst, "item")
-                _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
-                cands = ", ".join(f.candidates)
-                item[-1].tail = _safe_xml_text(
-                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
-                    + (f"; {f.reason}" if f.reason else ""))
-        return serialize(root, self.cfg)
-
-    def header(self) -> etree._Element:
-        w, b, c = self.w, self.b, self.c
-        h = _el("teiHeader")
-        fd = _sub(h, "fileDesc")
-        ts = _sub(fd, "titleStmt")
-        _sub(ts, "title", text=w.title or w.id)
-        if w.author:
-            _sub(ts, "author", text=w.author)
-        rs = _sub(ts, "respStmt")
-        _sub(rs, "resp", text="Automatic transcription cleaning, segmentation and TEI encoding")
-        _sub(rs, "name", {"ref": b.resp}, "digitization pipeline")
-        ps = _sub(fd, "publicationStmt")
-        _sub(ps, "p", text=f"Generated from witness {w.id} ({w.file}) by the card-game laws digitization pipeline, "
-                           f"version {b.version}, build {b.build}. Rebuilt byte for byte from the raw text.")
-        sd = _sub(fd, "sourceDesc")
-        bibl = _sub(sd, "bibl")
-        _sub(bibl, "title", text=w.title or w.id)
-        if w.author:
-            _sub(bibl, "author", text=w.author)
-        if w.year is not None:
-            _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
-        if w.page:
-            _sub(bibl, "biblScope", {"unit": "page", "from": w.page}, f"from p. {w.page}")
-        if w.source:
-            _sub(bibl, "idno", {"type": "source"}, w.source)
-        _sub(bibl, "idno", {"type": "witness"}, w.id)
-        _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
-        if w.note:
-            _sub(bibl, "note", text=w.note)
-
-        ed = _sub(h, "encodingDesc")
-        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
-        app.set(XML_ID, b.resp_id)
-        _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
-        dec = _sub(ed, "editorialDecl")
-        corr = _sub(dec, "correction", {"method": "markup"})
-        _sub(corr, "p", text="OCR errors repaired by the pipeline are marked choice/sic/corr with the printed form in "
-                             "sic; corr/@cert is high, medium or low from the repair's confidence, corr/@type the kind "
-                             "of repair and corr/@subtype the method. Removed debris characters have an empty corr. Words "
-                             "left as printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
-        n_omit = len(self.omitted)
-        if n_omit:
-            where = "; ".join(f"raw {t.rs}-{t.re}" for t in self.omitted)
-            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-                 f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
-        else:
-            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-                 "No web-page debris lines were found; nothing was omitted.")
-        norm = _sub(dec, "normalization", {"method": "markup"})
-        _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
-                             "given as choice/orig/reg. Typographic normalisation (Unicode NFC, quotes, spacing) is "
-                             "marked like other repairs.")
-        hy = _sub(dec, "hyphenation", {"eol": "some"})
-        _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
-                           "hyphen (hyphen = '-'); a line break read as a space is lb. Running heads and page numbers "
-                           "are pb followed by fw, where they fall in the text.")
-        seg = _sub(dec, "segmentation")
-        _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
-                            "(type rule); xml:id is the law id, @n its number; the printed number is num/@value.")
-        pd = _sub(h, "profileDesc")
-        lu = _sub(pd, "langUsage")
-        _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
-        if w.lang != "en":
-            _sub(lu, "language", {"ident": "en"}, "English (header)")
-        rd = _sub(h, "revisionDesc")
-        attrs = {"who": b.resp, "n": b.version}
-        if b.date:
-            attrs["when"] = b.date
-        _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
-                                  f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
-                                  f"{len(self.s.laws)} laws.")
-        return h
-
-    def body(self, body: etree._Element) -> None:
-        segs = self._segments()
-        per_seg = self._assign(segs)
-        stack: list[tuple[str, etree._Element]] = []
-        section: etree._Element | None = None
-        self.last_block: etree._Element | None = None
-        self.pending: list[int] = []  # whitespace tokens waiting for the first block
-
-        def container():
-            return stack[-1][1] if stack else (section if section is not None else body)
-
-        for g, idx in zip(segs, per_seg):
-            if not idx:
-                continue
-            law = self.by_id.get(g.law_id) if g.law_id else None
-            if g.kind in LAW_KINDS and law is not None:
-                chain = _ancestors(law, self.by_id)
-                k = 0
-                while k < len(stack) and k < len(chain) and stack[k][0] == chain[k]:
-                    k += 1
-                del stack[k:]
-                if k == len(chain):  # the law's div is open already: continue its last paragraph
-                    self.blocks(stack[-1][1], idx, law, continuing=True)
-                    continue
-                for lid in chain[k:]:
-                    stack.append((lid, self.open_div(container(), self.by_id[lid])))
-                self.blocks(stack[-1][1], idx, law)
-            elif g.kind == "heading":
-                stack.clear()
-                section = _sub(body, "div", {"type": "section"})
-                head = _sub(section, "head")
-                self.fill(head, idx, None)
-                self.last_block = head
-            else:
-                if all(self.toks[k].kind in ("char", "omit") and not self.toks[k].text.strip() for k in idx):
-                    if self.last_block is not None:
-                        self.fill(self.last_block, idx, None)
-                    else:
-                        self.pending.extend(idx)
-                    continue
-                stack.clear()
-                div = _sub(section if section is not None else body, "div", {"type": _word(g.kind, "other")})
-                self.blocks(div, idx, None)
-
-    def open_div(self, parent: etree._Element, law: Law) -> etree._Element:
-        attrs = {"type": law.kind if law.kind in LAW_KINDS else "law", "n": div_n(law)}
-        div = _sub(parent, "div", attrs)
-        count = self.emitted_ids.get(law.id, 0) + 1
-        self.emitted_ids[law.id] = count
-        if count == 1:
-            div.set(XML_ID, law.id)
-        else:  # a law interrupted by other material: its next part points back
-            prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
-            div.set(XML_ID, f"{law.id}.part-{count}")
-            div.set("prev", "#" + prev)
-        return div
-
-    def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
-        """Paragraphs of one segment, split after blank lines that the cleaner kept."""
-        paras: list[list[int]] = [[]]
-        for n, k in enumerate(idx):
-            paras[-1].append(k)
-            t = self.toks[k]
-            if t.kind == "char" and t.text == "\n" and n + 1 < len(idx):
-                # blank line: this newline follows another newline (spaces between allowed)
-                j = len(paras[-1]) - 2
-                while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
-                    j -= 1
-                rest = idx[n + 1:]
-                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
-                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
-                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
-                    paras.append([])
-        for pi, para in enumerate(paras):
-            if not para:
-                continue
-            if continuing and pi == 0 and self.last_block is not None:
-                p = self.last_block
-            else:
-                p = _sub(div, "p")
-            if self.pending:
-                para = self.pending + para
-                self.pending = []
-            self.fill(p, para, law if pi == 0 else None)
-            self.last_block = p
 
     def fill(self, parent: etree._Element, idx: list[int], law: Law | None) -> None:
         """Mixed content of one block: tokens idx (consecutive), with num/reg/flag/ref wrappers."""
@@ -842,7 +692,6 @@ class _WitnessWriter:
             k += 1
         flush()
 
-    # ---- wrapper factories
     def _num_maker(self, law: Law):
         def make(parent):
             attrs = {"type": law.kind}
@@ -874,6 +723,175 @@ class _WitnessWriter:
         return make
 
 
+class _Structure:
+    """The divisions of the body: one div per law / clause / rule (nested as the laws are), sections
+    for headings, paragraphs split at blank lines; their content is left to ``_Content``."""
+
+    def __init__(self, cleaned: Cleaned, segmented: Segmented, toks: list[_Tok], content: _Content):
+        self.c, self.s, self.toks, self.content = cleaned, segmented, toks, content
+        self.by_id = {law.id: law for law in segmented.laws}
+        self.emitted_ids: dict[str, int] = {}
+
+    # ---- segments
+    def _segments(self):
+        text = self.c.text
+        segs = sorted(self.s.segments, key=lambda g: (g.start, g.end))
+        pos = 0
+        for g in segs:
+            if g.start != pos or g.end < g.start:
+                raise TeiError(f"witness {self.c.witness_id}: segments do not tile the cleaned text at offset {pos}")
+            pos = g.end
+        if pos != len(text):
+            raise TeiError(f"witness {self.c.witness_id}: segments end at {pos}, the cleaned text at {len(text)}")
+        return segs
+
+    def _assign(self, segs) -> list[list[int]]:
+        """Token indexes per segment, in order (zero-width deletions go left, page breaks right)."""
+        starts = [g.start for g in segs]
+        out: list[list[int]] = [[] for _ in segs]
+        if not segs:
+            return out
+        import bisect
+
+        def at(x: int) -> int:
+            return max(0, min(len(segs) - 1, bisect.bisect_right(starts, x) - 1))
+
+        cur = 0
+        for k, t in enumerate(self.toks):
+            if t.ce > t.cs:
+                s = at(t.cs)
+            elif t.pbs or t.kind == "pb" or t.cs == 0:
+                s = at(t.cs)
+            else:
+                s = at(t.cs - 1)
+            cur = max(cur, s)
+            out[cur].append(k)
+        return out
+
+    def body(self, body: etree._Element) -> None:
+        segs = self._segments()
+        per_seg = self._assign(segs)
+        stack: list[tuple[str, etree._Element]] = []
+        section: etree._Element | None = None
+        self.last_block: etree._Element | None = None
+        self.pending: list[int] = []  # whitespace tokens waiting for the first block
+
+        def container():
+            return stack[-1][1] if stack else (section if section is not None else body)
+
+        for g, idx in zip(segs, per_seg):
+            if not idx:
+                continue
+            law = self.by_id.get(g.law_id) if g.law_id else None
+            if g.kind in LAW_KINDS and law is not None:
+                chain = _ancestors(law, self.by_id)
+                k = 0
+                while k < len(stack) and k < len(chain) and stack[k][0] == chain[k]:
+                    k += 1
+                del stack[k:]
+                if k == len(chain):  # the law's div is open already: continue its last paragraph
+                    self.blocks(stack[-1][1], idx, law, continuing=True)
+                    continue
+                for lid in chain[k:]:
+                    stack.append((lid, self.open_div(container(), self.by_id[lid])))
+                self.blocks(stack[-1][1], idx, law)
+            elif g.kind == "heading":
+                stack.clear()
+                section = _sub(body, "div", {"type": "section"})
+                head = _sub(section, "head")
+                self.content.fill(head, idx, None)
+                self.last_block = head
+            else:
+                if all(self.toks[k].kind in ("char", "omit") and not self.toks[k].text.strip() for k in idx):
+                    if self.last_block is not None:
+                        self.content.fill(self.last_block, idx, None)
+                    else:
+                        self.pending.extend(idx)
+                    continue
+                stack.clear()
+                div = _sub(section if section is not None else body, "div", {"type": _word(g.kind, "other")})
+                self.blocks(div, idx, None)
+
+    def open_div(self, parent: etree._Element, law: Law) -> etree._Element:
+        attrs = {"type": law.kind if law.kind in LAW_KINDS else "law", "n": div_n(law)}
+        div = _sub(parent, "div", attrs)
+        count = self.emitted_ids.get(law.id, 0) + 1
+        self.emitted_ids[law.id] = count
+        if count == 1:
+            div.set(XML_ID, law.id)
+        else:  # a law interrupted by other material: its next part points back
+            prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
+            div.set(XML_ID, f"{law.id}.part-{count}")
+            div.set("prev", "#" + prev)
+        return div
+
+    def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
+        """Paragraphs of one segment, split after blank lines that the cleaner kept."""
+        paras: list[list[int]] = [[]]
+        for n, k in enumerate(idx):
+            paras[-1].append(k)
+            t = self.toks[k]
+            if t.kind == "char" and t.text == "\n" and n + 1 < len(idx):
+                # blank line: this newline follows another newline (spaces between allowed)
+                j = len(paras[-1]) - 2
+                while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
+                    j -= 1
+                rest = idx[n + 1:]
+                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
+                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
+                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
+                    paras.append([])
+        for pi, para in enumerate(paras):
+            if not para:
+                continue
+            if continuing and pi == 0 and self.last_block is not None:
+                p = self.last_block
+            else:
+                p = _sub(div, "p")
+            if self.pending:
+                para = self.pending + para
+                self.pending = []
+            self.content.fill(p, para, law if pi == 0 else None)
+            self.last_block = p
+
+
+class _WitnessWriter:
+    """One witness file: header, body structure and content, back matter (each its own job above)."""
+
+    def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
+        self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
+        self.toks = _tokens(cleaned, config)
+        self.content = _Content(cleaned, self.toks, build, config)
+        self.structure = _Structure(cleaned, segmented, self.toks, self.content)
+        self.omitted = [t for t in self.toks if t.kind == "omit"]
+
+    def build(self) -> bytes:
+        w = self.w
+        root = _el("TEI")
+        root.set(XML_LANG, "en")
+        root.set("n", w.id)
+        root.append(_witness_header(w, self.b, self.c, self.s, self.omitted))
+        text = _sub(root, "text")
+        text.set(XML_LANG, w.lang)
+        body = _sub(text, "body")
+        self.structure.body(body)
+        if not len(body):
+            _sub(body, "p")
+        if self.content.flag_notes:
+            back = _sub(text, "back")
+            div = _sub(back, "div", {"type": "flags"})
+            _sub(div, "head", text="Words left as printed and flagged for review")
+            lst = _sub(div, "list")
+            for fid, f in self.content.flag_notes:
+                item = _sub(lst, "item")
+                _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
+                cands = ", ".join(f.candidates)
+                item[-1].tail = _safe_xml_text(
+                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
+                    + (f"; {f.reason}" if f.reason else ""))
+        return serialize(root, self.cfg)
+
+
 def witness_tei(witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo,
                 config: TeiConfig = TeiConfig()) -> bytes:
     """The TEI document of one witness (UTF-8 bytes, deterministic)."""
@@ -897,10 +915,11 @@ def law_pointer(law_id: str, witness_id: str) -> str:
 
 @dataclass(frozen=True)
 class LinkFragments:
-    """One part of the alignment file, formatted: per (game, kind) group, the ``link`` elements and
-    the ``certainty`` elements (UTF-8 bytes, in the order the file lists them), and the link count."""
+    """One part of the alignment file, as data: per (game, kind) group, the attributes of its ``link``
+    elements and of its ``certainty`` elements (with the ``desc`` text), in the order the file lists
+    them, and the link count.  ``AlignmentsWriter`` turns them into elements."""
 
-    groups: tuple[tuple[tuple[str, str], bytes, bytes], ...]
+    groups: tuple[tuple[tuple[str, str], tuple[dict[str, str], ...], tuple[tuple[dict[str, str], str], ...]], ...]
     count: int
 
 
@@ -911,9 +930,8 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
     missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
     if missing:
         raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
-    unit = config.indent
     used: dict[str, int] = {}
-    groups: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    groups: dict[tuple[str, str], tuple[list[dict[str, str]], list[tuple[dict[str, str], str]]]] = {}
     for k in sorted(links, key=lambda k: (k.game, k.kind, k.a, k.b, k.score)):
         kind = _word(k.kind)
         lid = f"link.{kind}.{k.a}--{k.b}"
@@ -923,22 +941,47 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
         cert = cert_level(k.score, config)
         target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
         out = groups.setdefault((k.game, k.kind), ([], []))
-        out[0].append(f'{unit * 3}<link target={quoteattr(target)} cert="{cert}" xml:id={quoteattr(lid)}/>\n')
+        out[0].append({"target": target, "cert": cert, XML_ID: lid})
         desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
-        out[1].append(f'{unit * 2}<certainty target={quoteattr("#" + lid)} locus="location" cert="{cert}" degree="{_degree(k.score)}">\n'
-                      f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n")
-    return LinkFragments(tuple((g, "".join(a).encode("utf-8"), "".join(b).encode("utf-8")) for g, (a, b) in groups.items()),
-                         len(links))
+        out[1].append(({"target": "#" + lid, "locus": "location", "cert": cert, "degree": _degree(k.score)}, desc))
+    return LinkFragments(tuple((g, tuple(a), tuple(b)) for g, (a, b) in groups.items()), len(links))
+
+
+def _spool_records(spool, records: Sequence) -> None:
+    pickle.dump(tuple(records), spool, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_records(spool):
+    spool.seek(0)
+    while True:
+        try:
+            chunk = pickle.load(spool)
+        except EOFError:
+            return
+        yield from chunk
+
+
+def _stream(xf, e: etree._Element) -> None:
+    """Write the element ``e`` (with its content, without its tail) through ``xf`` as nested elements,
+    so that the namespaces declared by the enclosing ``xf.element`` are not declared again."""
+    with xf.element(e.tag, dict(e.attrib)):
+        if e.text:
+            xf.write(e.text)
+        for ch in e:
+            _stream(xf, ch)
+            if ch.tail:
+                xf.write(ch.tail)
 
 
 class AlignmentsWriter:
     """The stand-off alignment file, written from links given part by part.
 
-    A large library has millions of links: they are never held together. ``add`` formats each part's
-    links into one spool per link group (SpooledTemporaryFile: memory while small, disk beyond);
-    ``write`` streams the header, the groups and the certainty elements into a file. Within a group
-    the links of a part are sorted by (law a, law b, score); parts keep the order they were added in.
-    ``alignments_tei`` is the same writer over one part.
+    A large library has millions of links: they are never held together. ``add`` keeps each part's
+    links as records in one spool per link group (SpooledTemporaryFile: memory while small, disk
+    beyond); ``write`` streams the header, the groups and the certainty elements into a file with
+    ``lxml.etree.xmlfile``, one element at a time. Within a group the links of a part are sorted by
+    (law a, law b, score); parts keep the order they were added in. ``alignments_tei`` is the same
+    writer over one part.
     """
 
     SPOOL_BYTES = 4 * 2**20
@@ -957,22 +1000,18 @@ class AlignmentsWriter:
         self.add_fragments(link_fragments(links, witness_of, self.config))
 
     def add_fragments(self, fragments: "LinkFragments") -> None:
-        """Add one part formatted beforehand (``link_fragments``, for example on a worker)."""
+        """Add one part made beforehand (``link_fragments``, for example on a worker)."""
         for group, links, certs in fragments.groups:
             spool = self._groups.get(group)
             if spool is None:
                 spool = self._groups[group] = (
                     tempfile.SpooledTemporaryFile(self.SPOOL_BYTES), tempfile.SpooledTemporaryFile(self.SPOOL_BYTES))
-            spool[0].write(links)
-            spool[1].write(certs)
+            _spool_records(spool[0], links)
+            _spool_records(spool[1], certs)
         self.links += fragments.count
 
-    def write(self, out, build: BuildInfo) -> None:
-        """Write the whole file to the binary file object ``out``."""
-        root = _el("TEI")
-        root.set(XML_LANG, "en")
-        root.set("n", "alignments")
-        h = _sub(root, "teiHeader")
+    def header(self, build: BuildInfo) -> etree._Element:
+        h = _el("teiHeader")
         fd = _sub(h, "fileDesc")
         _sub(_sub(fd, "titleStmt"), "title", text="Alignments of the laws across witnesses")
         _sub(_sub(fd, "publicationStmt"), "p",
@@ -998,27 +1037,51 @@ class AlignmentsWriter:
         if build.date:
             attrs["when"] = build.date
         _sub(rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {self.links} links.")
-        so = _sub(root, "standOff")
+        return h
+
+    def write(self, out, build: BuildInfo) -> None:
+        """Write the whole file to the binary file object ``out``."""
+        header = self.header(build)
         if not self._groups:
+            root = _el("TEI")
+            root.set(XML_LANG, "en")
+            root.set("n", "alignments")
+            root.append(header)
             # standOff needs content: an empty link group would be invalid, so say so in a note
-            _sub(so, "listAnnotation").append(_el("note", text="No alignment links in this build."))
+            _sub(_sub(root, "standOff"), "listAnnotation").append(_el("note", text="No alignment links in this build."))
             out.write(serialize(root, self.config))
             return
-        head, sep, tail = serialize(root, self.config).partition(b"<standOff/>")
-        assert sep, "the skeleton has an empty standOff"
         unit = self.config.indent
-        out.write(head + b"<standOff>\n")
-        groups = sorted(self._groups.items())
-        for (game, kind), (links, _) in groups:
-            g, t = _word(game), _word(kind)
-            out.write(f'{unit * 2}<linkGrp type="{t}" subtype="{g}" xml:id="links.{g}.{t}">\n'.encode("utf-8"))
-            links.seek(0)
-            shutil.copyfileobj(links, out)
-            out.write(f"{unit * 2}</linkGrp>\n".encode("utf-8"))
-        for _, (_, certs) in groups:
-            certs.seek(0)
-            shutil.copyfileobj(certs, out)
-        out.write(f"{unit}</standOff>".encode("utf-8") + tail)
+        _indent(header, 1, unit)
+        with etree.xmlfile(out, encoding="UTF-8") as xf:
+            xf.write_declaration()
+            with xf.element(T + "TEI", {XML_LANG: "en", "n": "alignments"}, nsmap={None: TEI_NS, "xml": XML_NS}):
+                xf.write("\n" + unit)
+                _stream(xf, header)
+                xf.write("\n" + unit)
+                with xf.element(T + "standOff"):
+                    groups = sorted(self._groups.items())
+                    for (game, kind), (links, _) in groups:
+                        g, t = _word(game), _word(kind)
+                        xf.write("\n" + unit * 2)
+                        with xf.element(T + "linkGrp", {"type": t, "subtype": g, XML_ID: f"links.{g}.{t}"}):
+                            for attrs in _read_records(links):
+                                xf.write("\n" + unit * 3)
+                                with xf.element(T + "link", attrs):
+                                    pass
+                            xf.write("\n" + unit * 2)
+                    for _, (_, certs) in groups:
+                        for attrs, desc in _read_records(certs):
+                            xf.write("\n" + unit * 2)
+                            with xf.element(T + "certainty", attrs):
+                                xf.write("\n" + unit * 3)
+                                with xf.element(T + "desc"):
+                                    xf.write(desc)
+                                xf.write("\n" + unit * 2)
+                    xf.write("\n" + unit)
+                xf.write("\n")
+            xf.flush()
+        out.write(b"\n")
 
     def close(self) -> None:
         for a, b in self._groups.values():
@@ -1084,8 +1147,7 @@ def _indent(e: etree._Element, level: int, unit: str) -> None:
 
 def serialize(root: etree._Element, config: TeiConfig = TeiConfig()) -> bytes:
     _indent(root, 0, config.indent)
-    body = etree.tostring(root, encoding="UTF-8", xml_declaration=False)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body + b"\n"
+    return etree.tostring(root.getroottree(), encoding="UTF-8", xml_declaration=True) + b"\n"
 
 
 # --------------------------------------------------------------------------- reading

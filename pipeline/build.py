@@ -741,7 +741,7 @@ class _Slim:
 
 def build(opts: BuildOptions) -> BuildReport:
     """Build everything; outputs/ only changes once every output has been computed."""
-    from .tei import BuildInfo
+    from .tei import BuildInfo, load_edition
 
     t0 = time.perf_counter()
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
@@ -749,7 +749,8 @@ def build(opts: BuildOptions) -> BuildReport:
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
     code, res = code_version(), resources_version(corpus_dir)
-    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
+    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12],
+                                      edition=load_edition(corpus_dir))
     cache = str(opts.cache_dir) if opts.cache_dir else None
     # (each raw text is read again when its job is submitted: the texts of a library are not all held)
     jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))

@@ -60,6 +60,7 @@ import os
 import pickle
 import re
 import tempfile
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -85,6 +86,61 @@ class TeiError(PipelineError):
 
 
 @dataclass(frozen=True)
+class Editor:
+    name: str
+    resp: str
+    ref: str = ""  # a pointer ("#pipeline") when the editor is declared in the header
+
+
+@dataclass(frozen=True)
+class EditionInfo:
+    """The edition as a publication (``corpus/edition.toml``; the defaults describe an unnamed build)."""
+
+    title: str = "Laws of card games: a digital edition"
+    version: str = ""
+    date: str = ""  # ISO date of this edition version ("" : not stated)
+    publisher: str = ""
+    pub_place: str = ""
+    base_url: str = ""  # where the edition is published, ending in "/" ("" : relative paths only)
+    id_prefix: str = "cardlaws"
+    licence_name: str = ""
+    licence_url: str = ""
+    editors: tuple[Editor, ...] = ()
+    correction_kinds: tuple[tuple[str, str], ...] = ()  # kind -> what it means (the taxonomy of corr/@type)
+
+    def idno(self, path: str) -> tuple[str, str]:
+        """(idno/@type, value) of a file of the edition (``tei/fr-000.xml``)."""
+        if self.base_url:
+            return "URI", self.base_url + path
+        return self.id_prefix, f"{self.id_prefix}:{path}"
+
+
+def load_edition(corpus_dir: str | os.PathLike) -> EditionInfo:
+    """``corpus/edition.toml`` read into an EditionInfo (defaults when the file is absent)."""
+    path = Path(corpus_dir) / "edition.toml"
+    if not path.is_file():
+        return EditionInfo()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise TeiError(f"{path}: cannot read the edition's description ({e})") from None
+    lic = data.get("licence") or {}
+    try:
+        return EditionInfo(
+            title=str(data.get("title", EditionInfo.title)), version=str(data.get("version", "")),
+            date=str(data.get("date", "")), publisher=str(data.get("publisher", "")),
+            pub_place=str(data.get("pub_place", "")), base_url=str(data.get("base_url", "")),
+            id_prefix=str(data.get("id_prefix", "cardlaws")),
+            licence_name=str(lic.get("name", "")), licence_url=str(lic.get("url", "")),
+            editors=tuple(Editor(str(e["name"]), str(e.get("resp", "")), str(e.get("ref", "")))
+                          for e in data.get("editor", [])),
+            correction_kinds=tuple((str(k), str(v)) for k, v in (data.get("correction_kinds") or {}).items()),
+        )
+    except (KeyError, TypeError, AttributeError) as e:
+        raise TeiError(f"{path}: malformed edition description ({e!r})") from None
+
+
+@dataclass(frozen=True)
 class BuildInfo:
     """What the TEI change log says about the build.  Deterministic: never the wall clock.
 
@@ -96,17 +152,20 @@ class BuildInfo:
     build: str
     date: str = ""
     resp: str = "#pipeline"  # what corr/reg/@resp point to; the header declares the id
+    edition: EditionInfo = EditionInfo()  # who publishes the edition, under which licence
 
     @classmethod
-    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "") -> "BuildInfo":
-        """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``."""
+    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "",
+                   edition: EditionInfo = EditionInfo()) -> "BuildInfo":
+        """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``; its date is
+        ``date`` or, without one, the edition's."""
         if not digest:
             h = hashlib.sha256()
             for p in parts:
                 h.update(p if isinstance(p, bytes) else p.encode("utf-8"))
                 h.update(b"\0")
             digest = h.hexdigest()[:12]
-        return cls(version=version, build=digest, date=date)
+        return cls(version=version, build=digest, date=date or edition.date, edition=edition)
 
     @property
     def resp_id(self) -> str:
@@ -132,6 +191,15 @@ class TeiConfig:
     omit_debris_lines: bool = True  # drop whole lines of web debris from the TEI (noted in the header)
     indent: str = "  "
     max_split: int = 200  # longest reading text of one layout correction tried at every split point
+    # witnesses of these kinds were read by OCR: their repairs are OCR misreadings (app/lem/rdg[@wit='#ocr']),
+    # not errors of the page (choice/sic/corr)
+    ocr_kinds: tuple[str, ...] = ("ocr",)
+    # link kinds of the alignment -> the TEI link type: words that claim a correspondence, not a descent
+    # (that one text translates or edits the other is more than the scores show)
+    link_types: tuple[tuple[str, str], ...] = (
+        ("same_text", "same_source"), ("translation", "parallel_other_language"),
+        ("edition", "parallel_same_language"), ("same_code", "parallel_same_language"),
+    )
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -288,9 +356,10 @@ def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
 class _Enc:
     """Encodes one correction group as TEI nodes (str or elements)."""
 
-    def __init__(self, build: BuildInfo, config: TeiConfig):
+    def __init__(self, build: BuildInfo, config: TeiConfig, ocr: bool = False):
         self.build = build
         self.config = config
+        self.ocr = ocr  # repairs are OCR misreadings: app/lem/rdg, not sic/corr
         self.rend_of = dict(config.hyphens)
         self.footnote = re.compile(config.footnote_pattern)
 
@@ -313,6 +382,8 @@ class _Enc:
         kind = next((c.kind for c in corrs if c.kind != "whitespace"), corrs[0].kind) if corrs else "normalisation"
         conf = min((c.confidence for c in corrs), default=1.0)
         method = corrs[0].method if corrs else ""
+        if self.ocr:
+            return self.app(d, r, kind, method, conf)
         ch = _el("choice")
         sic = _sub(ch, "sic")
         m = self.footnote.fullmatch(d)
@@ -325,6 +396,27 @@ class _Enc:
             attrs["subtype"] = _word(method)
         _sub(ch, "corr", attrs, _safe_xml_text(r) or None)
         return ch
+
+    def app(self, d: str, r: str, kind: str, method: str, conf: float) -> etree._Element:
+        """An OCR misreading: the page's reading in lem, the OCR's in rdg[@wit='#ocr'].  A line-end
+        hyphen that the OCR kept inside its line is read as the page prints it: lb[@break='no']."""
+        attrs = {"type": _word(kind)}
+        if method:
+            attrs["subtype"] = _word(method)
+        app = _el("app", attrs)
+        lem = _sub(app, "lem", {"resp": self.build.resp, "cert": cert_level(conf, self.config)})
+        hy = d.strip()
+        if kind == "hyphenation" and r == "" and hy and "\n" not in d:
+            lem.append(_el("lb", {"break": "no", "rend": self.rend_of[hy]} if hy in self.rend_of else {"break": "no"}))
+        else:
+            lem.text = _safe_xml_text(r) or None
+        rdg = _sub(app, "rdg", {"wit": "#ocr"})
+        m = self.footnote.fullmatch(d)
+        if m and kind == "debris":
+            _sub(rdg, "ref", {"type": "footnote", "n": m.group(1)}, d)
+        else:
+            rdg.text = _safe_xml_text(d) or None
+        return app
 
     def plain(self, d: str, r: str, corrs) -> tuple[list, int]:
         """Nodes for a diplomatic/reading pair without page breaks, and how many fallbacks it took."""
@@ -542,25 +634,97 @@ def _forest(wraps: list[_Wrap]) -> list[_Wrap]:
     return roots
 
 
-def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok]) -> etree._Element:
+XML_MODEL = (("href", "https://www.tei-c.org/release/xml/tei/custom/schema/relaxng/tei_all.rng"),
+             ("type", "application/xml"), ("schematypens", "http://relaxng.org/ns/structure/1.0"))
+
+
+def _xml_model(root: etree._Element) -> None:
+    """The ``<?xml-model?>`` processing instruction before the root: the schema the file is valid against."""
+    root.addprevious(etree.ProcessingInstruction("xml-model", " ".join(f'{k}="{v}"' for k, v in XML_MODEL)))
+
+
+def _title_stmt(parent: etree._Element, title: str, b: BuildInfo, author: str = "") -> None:
+    ed = b.edition
+    ts = _sub(parent, "titleStmt")
+    _sub(ts, "title", {"type": "main"}, title)
+    _sub(ts, "title", {"type": "sub"}, ed.title)
+    if author:
+        _sub(ts, "author", text=author)
+    for e in ed.editors:
+        if not e.ref:
+            _sub(ts, "editor", text=e.name)
+    for e in ed.editors or (Editor("digitization pipeline", "automatic cleaning, segmentation and TEI encoding",
+                                   b.resp),):
+        rs = _sub(ts, "respStmt")
+        _sub(rs, "resp", text=e.resp or "editing")
+        _sub(rs, "name", {"ref": e.ref} if e.ref else {}, e.name)
+
+
+def _publication_stmt(parent: etree._Element, b: BuildInfo, path: str) -> None:
+    ed = b.edition
+    ps = _sub(parent, "publicationStmt")
+    _sub(ps, "publisher", text=ed.publisher or "unpublished build of the cardlaws pipeline")
+    if ed.pub_place:
+        _sub(ps, "pubPlace", text=ed.pub_place)
+    if b.date:
+        _sub(ps, "date", {"when": b.date}, b.date)
+    av = _sub(ps, "availability", {"status": "free" if ed.licence_url else "unknown"})
+    if ed.licence_url:
+        _sub(av, "licence", {"target": ed.licence_url}, ed.licence_name or ed.licence_url)
+    else:
+        _sub(av, "p", text="No licence is stated for this build.")
+    kind, value = ed.idno(path)
+    _sub(ps, "idno", {"type": _word(kind)}, value)
+    if ed.version:
+        _sub(ps, "idno", {"type": "version"}, ed.version)
+
+
+def _taxonomies(parent: etree._Element, b: BuildInfo, used: Mapping[str, set[str]]) -> None:
+    """classDecl: one taxonomy per attribute whose values the file uses (each value a category)."""
+    if not any(used.values()):
+        return
+    kinds = dict(b.edition.correction_kinds)
+    cd = _sub(parent, "classDecl")
+    for attr, what in (("type", "Kinds of repair (corr/@type, app/@type, reg/@type)"),
+                       ("subtype", "Methods that decided a repair (corr/@subtype, app/@subtype)")):
+        if not used.get(attr):
+            continue
+        tax = _sub(cd, "taxonomy")
+        tax.set(XML_ID, f"taxonomy.{attr}")
+        _sub(_sub(tax, "desc"), "label", text=what)
+        for value in sorted(used[attr]):
+            cat = _sub(tax, "category")
+            cat.set(XML_ID, f"{attr}.{_ncname(value)}")
+            desc = _sub(cat, "catDesc")
+            _sub(desc, "term", text=value)
+            if attr == "type":
+                _append_text(desc, ": " + kinds.get(value, "modern form of a historical spelling" if value == "modern"
+                                                     else "a kind of repair of the pipeline"))
+            else:
+                _append_text(desc, ": the repair was decided by the pipeline's method of this name")
+
+
+def _ncname(s: str) -> str:
+    """A string usable as (part of) an xml:id."""
+    return re.sub(r"[^\w.-]", "_", s)
+
+
+def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok],
+                    used: Mapping[str, set[str]], ocr: bool) -> etree._Element:
     """The teiHeader of a witness file: what the edition is, from what, and how it is encoded."""
     h = _el("teiHeader")
     fd = _sub(h, "fileDesc")
-    ts = _sub(fd, "titleStmt")
-    _sub(ts, "title", text=w.title or w.id)
-    if w.author:
-        _sub(ts, "author", text=w.author)
-    rs = _sub(ts, "respStmt")
-    _sub(rs, "resp", text="Automatic transcription cleaning, segmentation and TEI encoding")
-    _sub(rs, "name", {"ref": b.resp}, "digitization pipeline")
-    ps = _sub(fd, "publicationStmt")
-    _sub(ps, "p", text=f"Generated from witness {w.id} ({w.file}) by the card-game laws digitization pipeline, "
-                       f"version {b.version}, build {b.build}. Rebuilt byte for byte from the raw text.")
+    _title_stmt(fd, w.title or w.id, b, w.author)
+    _publication_stmt(fd, b, f"tei/{witness_file(w.id)}")
     sd = _sub(fd, "sourceDesc")
     bibl = _sub(sd, "bibl")
     _sub(bibl, "title", text=w.title or w.id)
     if w.author:
         _sub(bibl, "author", text=w.author)
+    if w.place:
+        _sub(bibl, "pubPlace", text=w.place)
+    if w.publisher:
+        _sub(bibl, "publisher", text=w.publisher)
     if w.year is not None:
         _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
     if w.page:
@@ -569,8 +733,20 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
         _sub(bibl, "idno", {"type": "source"}, w.source)
     _sub(bibl, "idno", {"type": "witness"}, w.id)
     _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
+    missing = [x for x, v in (("place", w.place), ("publisher", w.publisher), ("date", w.year), ("author", w.author)) if not v]
+    if missing:
+        _sub(bibl, "note", {"type": "unknown"}, "Not identified in the source file: " + ", ".join(missing) + ".")
+    if w.derived_from:
+        rel = _sub(bibl, "relatedItem", {"type": "derivedFrom", "target": witness_file(w.derived_from)})
+        _sub(rel, "bibl", text=f"witness {w.derived_from}")
+        _sub(bibl, "note", {"type": "derivation"},
+             f"Made from witness {w.derived_from}" + (f" by {w.made_by}" if w.made_by else "") + ".")
     if w.note:
         _sub(bibl, "note", text=w.note)
+    if ocr:
+        lw = _sub(sd, "listWit")
+        wit = _sub(lw, "witness", text=f"The OCR output of the scan ({w.file}): its misreadings are rdg[@wit='#ocr'].")
+        wit.set(XML_ID, "ocr")
 
     ed = _sub(h, "encodingDesc")
     app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
@@ -578,10 +754,19 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
     _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
     dec = _sub(ed, "editorialDecl")
     corr = _sub(dec, "correction", {"method": "markup"})
-    _sub(corr, "p", text="OCR errors repaired by the pipeline are marked choice/sic/corr with the printed form in "
-                         "sic; corr/@cert is high, medium or low from the repair's confidence, corr/@type the kind "
-                         "of repair and corr/@subtype the method. Removed debris characters have an empty corr. Words "
-                         "left as printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
+    if ocr:
+        _sub(corr, "p", text="This text was read by OCR. What the OCR misread is not an error of the page, so it is not "
+                             "sic: each repair is an app whose lem is the reading of the page and whose rdg[@wit='#ocr'] "
+                             "is what the OCR gave; app/@type is the kind of repair, app/@subtype the method, lem/@cert "
+                             "high, medium or low from the repair's confidence. Removed debris has an empty lem. "
+                             "Errors of the printed page itself are choice/sic/corr. Words left as printed but doubtful "
+                             "are seg[@type='flag'], listed with their candidates in back.")
+    else:
+        _sub(corr, "p", text="The text was transcribed or made, not read by OCR, so an error in it is an error of the "
+                             "source: each repair is choice/sic/corr with the source's form in sic; corr/@cert is high, "
+                             "medium or low from the repair's confidence, corr/@type the kind of repair and "
+                             "corr/@subtype the method. Removed debris characters have an empty corr. Words left as "
+                             "printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
     n_omit = len(omitted)
     if n_omit:
         where = "; ".join(f"raw {t.rs}-{t.re}" for t in omitted)
@@ -592,15 +777,20 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
              "No web-page debris lines were found; nothing was omitted.")
     norm = _sub(dec, "normalization", {"method": "markup"})
     _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
-                         "given as choice/orig/reg. Typographic normalisation (Unicode NFC, quotes, spacing) is "
-                         "marked like other repairs.")
+                         "given as choice/orig/reg. Current British spellings (favourable, honour) are not "
+                         "regularised. Typographic normalisation (Unicode NFC, quotes, spacing) is marked like other "
+                         "repairs.")
     hy = _sub(dec, "hyphenation", {"eol": "some"})
     _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
-                       "hyphen (hyphen = '-'); a line break read as a space is lb. Running heads and page numbers "
-                       "are pb followed by fw, where they fall in the text.")
+                       "hyphen (hyphen = '-'); a line break read as a space is lb. Where the OCR kept a line-end hyphen "
+                       "inside its line, the lb is the lem of an app whose rdg[@wit='#ocr'] is the OCR's form. Running "
+                       "heads and page numbers are pb followed by fw, where they fall in the text; the first page "
+                       "has a pb at the start of the body.")
     seg = _sub(dec, "segmentation")
     _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
-                        "(type rule); xml:id is the law id, @n its number; the printed number is num/@value.")
+                        "(type rule); xml:id is the law id, @n its number as read; the number as printed is the "
+                        "div's head (num/@value the number as read).")
+    _taxonomies(ed, b, used)
     pd = _sub(h, "profileDesc")
     lu = _sub(pd, "langUsage")
     _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
@@ -620,10 +810,21 @@ class _Content:
     """The mixed content of blocks: tokens as text and correction markup, with the num / reg / flag /
     footnote wrappers around them.  Collects the flagged words for the back matter."""
 
-    def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig):
+    def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig, ocr: bool = False):
         self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
-        self.enc = _Enc(build, config)
+        self.enc = _Enc(build, config, ocr=ocr)
         self.flag_notes: list[tuple[str, object]] = []
+
+    def number_cut(self, idx: list[int], law: Law) -> int | None:
+        """How many of the tokens idx (consecutive) end with the law's printed number (None: no number)."""
+        if law.kind not in LAW_KINDS or not idx:
+            return None
+        lo, hi = idx[0], idx[-1] + 1
+        for end in _number_prefix(self.c.text, law):
+            r = _range(self.toks, lo, hi, law.start, end, clean=True)
+            if r:
+                return r[1] - lo
+        return None
 
     def fill(self, parent: etree._Element, idx: list[int], law: Law | None) -> None:
         """Mixed content of one block: tokens idx (consecutive), with num/reg/flag/ref wrappers."""
@@ -844,13 +1045,23 @@ class _Structure:
         for pi, para in enumerate(paras):
             if not para:
                 continue
-            if continuing and pi == 0 and self.last_block is not None:
-                p = self.last_block
-            else:
-                p = _sub(div, "p")
             if self.pending:
                 para = self.pending + para
                 self.pending = []
+            if continuing and pi == 0 and self.last_block is not None:
+                p = self.last_block
+            else:
+                if pi == 0 and law is not None:  # the number as printed is the law's head
+                    cut = self.content.number_cut(para, law)
+                    if cut:
+                        head = _sub(div, "head", {"n": div_n(law)})
+                        self.content.fill(head, para[:cut], law)
+                        self.last_block = head
+                        para = para[cut:]
+                        law = None  # its number is in the head
+                        if not para:
+                            continue
+                p = _sub(div, "p")
             self.content.fill(p, para, law if pi == 0 else None)
             self.last_block = p
 
@@ -861,7 +1072,7 @@ class _WitnessWriter:
     def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
         self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
         self.toks = _tokens(cleaned, config)
-        self.content = _Content(cleaned, self.toks, build, config)
+        self.content = _Content(cleaned, self.toks, build, config, ocr=witness.kind in config.ocr_kinds)
         self.structure = _Structure(cleaned, segmented, self.toks, self.content)
         self.omitted = [t for t in self.toks if t.kind == "omit"]
 
@@ -870,12 +1081,12 @@ class _WitnessWriter:
         root = _el("TEI")
         root.set(XML_LANG, "en")
         root.set("n", w.id)
-        root.append(_witness_header(w, self.b, self.c, self.s, self.omitted))
         text = _sub(root, "text")
         text.set(XML_LANG, w.lang)
         body = _sub(text, "body")
+        _sub(body, "pb", {"n": w.page} if w.page else {})  # the first page (later pages: where they break)
         self.structure.body(body)
-        if not len(body):
+        if len(body) == 1:
             _sub(body, "p")
         if self.content.flag_notes:
             back = _sub(text, "back")
@@ -889,6 +1100,13 @@ class _WitnessWriter:
                 item[-1].tail = _safe_xml_text(
                     f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
                     + (f"; {f.reason}" if f.reason else ""))
+        used: dict[str, set[str]] = {"type": set(), "subtype": set()}
+        for e in text.iter(T + "corr", T + "app", T + "reg"):
+            for attr in used:
+                if e.get(attr):
+                    used[attr].add(e.get(attr))
+        root.insert(0, _witness_header(w, self.b, self.c, self.s, self.omitted, used, self.content.enc.ocr))
+        _xml_model(root)
         return serialize(root, self.cfg)
 
 
@@ -932,15 +1150,16 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
         raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
     used: dict[str, int] = {}
     groups: dict[tuple[str, str], tuple[list[dict[str, str]], list[tuple[dict[str, str], str]]]] = {}
+    types = dict(config.link_types)
     for k in sorted(links, key=lambda k: (k.game, k.kind, k.a, k.b, k.score)):
-        kind = _word(k.kind)
+        kind = _word(types.get(k.kind, k.kind))
         lid = f"link.{kind}.{k.a}--{k.b}"
         used[lid] = used.get(lid, 0) + 1
         if used[lid] > 1:
             lid = f"{lid}.{used[lid]}"
         cert = cert_level(k.score, config)
         target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
-        out = groups.setdefault((k.game, k.kind), ([], []))
+        out = groups.setdefault((k.game, kind), ([], []))
         out[0].append({"target": target, "cert": cert, XML_ID: lid})
         desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
         out[1].append(({"target": "#" + lid, "locus": "location", "cert": cert, "degree": _degree(k.score)}, desc))
@@ -1013,9 +1232,8 @@ class AlignmentsWriter:
     def header(self, build: BuildInfo) -> etree._Element:
         h = _el("teiHeader")
         fd = _sub(h, "fileDesc")
-        _sub(_sub(fd, "titleStmt"), "title", text="Alignments of the laws across witnesses")
-        _sub(_sub(fd, "publicationStmt"), "p",
-             text=f"Generated by the card-game laws digitization pipeline, version {build.version}, build {build.build}.")
+        _title_stmt(fd, "Alignments of the laws across witnesses", build)
+        _publication_stmt(fd, build, "tei/alignments.xml")
         sd = _sub(fd, "sourceDesc")
         lw = _sub(sd, "listWit")
         for wid in sorted(self._witnesses):
@@ -1031,7 +1249,10 @@ class AlignmentsWriter:
         _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
         _sub(ed, "p", text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
                            "as <witness>.xml#<law id>; link/@cert is high, medium or low; the exact score (0..1) and the "
-                           "evidence are in a certainty element whose @target points to the link.")
+                           "evidence are in a certainty element whose @target points to the link. The kinds say how "
+                           "two laws correspond, never that one descends from the other: same_source (two readings of "
+                           "one printed source), parallel_other_language (corresponding provisions in two languages), "
+                           "parallel_same_language (corresponding provisions of two sources in one language).")
         rd = _sub(h, "revisionDesc")
         attrs = {"who": build.resp, "n": build.version}
         if build.date:
@@ -1049,20 +1270,25 @@ class AlignmentsWriter:
             root.append(header)
             # standOff needs content: an empty link group would be invalid, so say so in a note
             _sub(_sub(root, "standOff"), "listAnnotation").append(_el("note", text="No alignment links in this build."))
+            _xml_model(root)
             out.write(serialize(root, self.config))
             return
         unit = self.config.indent
         _indent(header, 1, unit)
         with etree.xmlfile(out, encoding="UTF-8") as xf:
             xf.write_declaration()
+            root = _el("TEI")
+            _xml_model(root)
+            xf.write(root.getprevious())
             with xf.element(T + "TEI", {XML_LANG: "en", "n": "alignments"}, nsmap={None: TEI_NS, "xml": XML_NS}):
                 xf.write("\n" + unit)
                 _stream(xf, header)
                 xf.write("\n" + unit)
                 with xf.element(T + "standOff"):
                     groups = sorted(self._groups.items())
+                    types = dict(self.config.link_types)
                     for (game, kind), (links, _) in groups:
-                        g, t = _word(game), _word(kind)
+                        g, t = _word(game), _word(types.get(kind, kind))
                         xf.write("\n" + unit * 2)
                         with xf.element(T + "linkGrp", {"type": t, "subtype": g, XML_ID: f"links.{g}.{t}"}):
                             for attrs in _read_records(links):
@@ -1126,7 +1352,8 @@ STRUCTURAL = {
     "TEI", "teiHeader", "fileDesc", "titleStmt", "respStmt", "publicationStmt", "sourceDesc", "bibl", "listWit",
     "encodingDesc", "appInfo", "application", "editorialDecl", "correction", "normalization", "hyphenation",
     "segmentation", "profileDesc", "langUsage", "revisionDesc", "text", "body", "back", "div", "list",
-    "standOff", "linkGrp", "certainty", "listAnnotation",
+    "standOff", "linkGrp", "certainty", "listAnnotation", "classDecl", "taxonomy", "category", "availability",
+    "relatedItem",
 }
 
 
@@ -1214,6 +1441,11 @@ def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, st
             r, d = _views(kids["orig"], hyph, skip)
             return r, d
         raise TeiError("choice without sic/corr or orig/reg")
+    if tag == "app":  # an OCR misreading: the page's reading in lem, the OCR's in rdg
+        kids = {_local(c): c for c in e if isinstance(c.tag, str)}
+        r = _views(kids["lem"], hyph, skip)[0] if "lem" in kids else ""
+        d = _views(kids["rdg"], hyph, skip)[1] if "rdg" in kids else ""
+        return r, d
     if tag == "lb":
         rend = e.get("rend")
         if rend and rend not in hyph:

@@ -829,6 +829,8 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             if s.laws:
                 writer.witness(s.witness.id, s.witness.game, s.witness.lang)
         kept: list[Link] = []  # the links the rule table (and the site) need
+        same_lang: list[Link] = []  # the links between laws of one language (word-level collation)
+        lang_of = {law.id: law.lang for s in slims for law in s.laws}
         try:
             with staging.open("alignments.csv") as csv_out:
                 csv_out.write(_csv(pd.DataFrame(columns=ALIGNMENT_COLUMNS)))
@@ -836,6 +838,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
                     csv_out.write(part.csv)
                     writer.add_fragments(part.tei)
                     kept.extend(k for k in part.links if opts.site or k.a in annotated or k.b in annotated)
+                    same_lang.extend(k for k in part.links if lang_of.get(k.a) == lang_of.get(k.b))  # collated
             t2 = time.perf_counter()
             _log(opts, "[3/5] export tables")
             with staging.open("tei/alignments.xml") as fh:
@@ -848,6 +851,10 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     _log(opts, "[4/5] rule table")
     laws = [law for s in slims for law in s.laws]
+    from .collate import collation_files
+
+    for rel, data in collation_files([s.result for s in slims], same_lang, build_info).items():
+        staging.write(rel, data)
     for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
                                   rule_resources).items():
         staging.write(rel, data)

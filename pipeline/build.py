@@ -864,7 +864,12 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         from .site import render_site
 
         rules = json.loads((staging.dir / "rules.json").read_bytes())
-        for rel, data in render_site([s.result for s in slims], kept, rules).items():
+        from .site import load_glossary
+
+        data_files = sorted(str(p.relative_to(staging.dir)) for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
+                            for p in staging.dir.glob(pat))  # the data helper's files, when this build has them
+        for rel, data in render_site([s.result for s in slims], kept, rules, glossary=load_glossary(corpus_dir / "glossary.csv"),
+                                     edition=build_info.edition, data_files=data_files).items():
             staging.write(f"site/{rel}", data)
     t5 = time.perf_counter()
     written, removed, manifest = staging.commit(MANAGED_DIRS)

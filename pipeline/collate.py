@@ -129,7 +129,7 @@ def collation_pairs(laws: Sequence[Law], links: Sequence[Link]) -> list[tuple[Li
     return out
 
 
-def _join(toks: Sequence[str]) -> str:
+def join_tokens(toks: Sequence[str]) -> str:
     """Tokens as text: a space between words, none before closing punctuation."""
     out = ""
     for t in toks:
@@ -189,11 +189,11 @@ def collation_tei(game: str, pairs: Sequence[tuple[Link, Law, Law]], readings: M
                 _text(ab, " ")
             first = False
             if not seg.variant:
-                _text(ab, _join(seg.a))
+                _text(ab, join_tokens(seg.a))
                 continue
             ap = _sub(ab, "app")
             for wid, toks in ((a.witness_id, seg.a), (b.witness_id, seg.b)):
-                _sub(ap, "rdg", {"wit": f"#col.{_word(game)}.{wid}"}, _safe_xml_text(_join(toks)) or None)
+                _sub(ap, "rdg", {"wit": f"#col.{_word(game)}.{wid}"}, _safe_xml_text(join_tokens(toks)) or None)
     if not len(body):
         _sub(body, "p", text="No two laws of one language are aligned in this game.")
     _xml_model(root)

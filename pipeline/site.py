@@ -32,6 +32,8 @@ its best row and is *referred to* (``data-ref-law-id``, "see also") in the other
 """
 from __future__ import annotations
 
+import bisect
+import csv
 import functools
 import re
 import unicodedata
@@ -43,7 +45,9 @@ from urllib.parse import quote
 
 import jinja2
 
+from .collate import collate, collation_pairs, join_tokens, witness_readings
 from .model import Correction, Flag, Law, Link, Segment, WitnessResult, offset_maps
+from .tei import EditionInfo
 
 ASSETS_DIR = Path(__file__).resolve().parent / "site_assets"
 ASSET_FILES = ("site.css", "site.js")
@@ -66,6 +70,8 @@ class SiteConfig:
     # display names of languages
     lang_titles: tuple[tuple[str, str], ...] = (("fr", "French"), ("en", "English"))
     score_digits: int = 2
+    # the tables a reader can download (paths relative to outputs/)
+    tables: tuple[str, ...] = ("laws.csv", "witnesses.csv", "corrections.csv", "alignments.csv", "rules.csv")
     title: str = "Laws of Écarté and Whist: a reading edition"
 
 
@@ -89,6 +95,9 @@ def witness_href(witness_id: str, law_id: str | None = None, prefix: str = "") -
 
 
 def law_label(law: Law) -> str:
+    """The label of a law from its number *as read* ("Law 38"), never the printed form (".$.", "38.")."""
+    if law.kind == "law" and law.number is not None:
+        return f"Law {law.number}"
     label = law.label or (str(law.number) if law.number is not None else law.id)
     if label[:1].isdigit():
         return f"Law {label}"
@@ -98,6 +107,103 @@ def law_label(law: Law) -> str:
 def _fold(s: str) -> str:
     """Lower case without accents (what the search box compares)."""
     return "".join(ch for ch in unicodedata.normalize("NFD", s.lower()) if not unicodedata.combining(ch))
+
+
+def row_anchor(law_ids: Sequence[str]) -> str:
+    """The anchor of a synoptic row: named after its first law, so it stays when rows are added."""
+    return f"row.{law_ids[0]}" if law_ids else "row"
+
+
+def load_glossary(path: str | Path) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The French/English pairs of ``corpus/glossary.csv`` (alternatives split on "|"); () without the file."""
+    p = Path(path)
+    if not p.is_file():
+        return ()
+    lines = [line for line in p.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    out = []
+    for row in csv.DictReader(lines):
+        fr = tuple(x.strip() for x in (row.get("fr") or "").split("|") if x.strip())
+        en = tuple(x.strip() for x in (row.get("en") or "").split("|") if x.strip())
+        if fr and en:
+            out.append((fr, en))
+    return tuple(out)
+
+
+def search_key(texts: Iterable[str], glossary: Sequence[tuple[Sequence[str], Sequence[str]]]) -> str:
+    """What the search box compares for one cell: its texts (reading and printed forms) folded, plus
+    the terms of every glossary pair one of whose terms occurs in them or in the terms so added, so a
+    search for a term finds every cell that a search for its equivalent finds (atout and trump)."""
+    hay = " ".join(_fold(t) for t in texts if t)
+    extra: list[str] = []
+    pending = [tuple(_fold(t) for t in (*fr, *en)) for fr, en in glossary]
+    found = hay
+    while True:  # to a fixed point: a term added by one pair brings the pairs it belongs to (trump -> atout)
+        hit = [terms for terms in pending
+               if any(re.search(r"(?<!\w)" + re.escape(t) + r"(?!\w)", found) for t in terms)]
+        if not hit:
+            break
+        pending = [terms for terms in pending if terms not in hit]
+        new = [t for terms in hit for t in terms if t not in extra]
+        extra.extend(dict.fromkeys(new))
+        found = " ".join([hay] + extra)
+    return " ".join([hay] + extra)
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value if v not in (None, "", [], {}))
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_words(k)} {_words(v)}" for k, v in value.items())
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value).replace("_", " ") if value is not None else ""
+
+
+def ruling_sentence(row: Mapping) -> str:
+    """A row of the rule table said as a sentence ("In the canonical rules of écarté, when the cut is
+    not shown, the outcome is: lose deal.")."""
+    if not isinstance(row, Mapping):
+        return ""
+    parts = []
+    lead = " ".join(x for x in (f"In the {_words(row['ruleset'])} rules" if row.get("ruleset") else "",
+                                f"of {_words(row['game'])}" if row.get("game") else "") if x)
+    when = _words(row.get("event") or row.get("rule_id") or "")
+    facts = _words(row.get("facts") or "")
+    cond = f"when {when}" + (f" ({facts})" if facts else "") if when else ""
+    head = ", ".join(x for x in (lead, cond) if x)
+    outcome = _words(row.get("outcome") or "")
+    if outcome:
+        parts.append((head + ", the outcome is: " if head else "The outcome is: ") + outcome)
+    elif head:
+        parts.append(head)
+    if row.get("options"):
+        parts.append("the options are " + _words(row["options"])
+                     + (f", chosen by the {_words(row['chooser'])}" if row.get("chooser") else ""))
+    if row.get("penalties"):
+        parts.append("penalties: " + _words(row["penalties"]))
+    if row.get("dissent"):
+        parts.append("witnesses that rule otherwise: " + _words(row["dissent"]))
+    known = {"ruleset", "game", "event", "rule_id", "facts", "outcome", "options", "chooser", "penalties",
+             "dissent", "note", "citations", "sources", "law_id"}
+    for k, v in row.items():
+        if k not in known and v not in (None, "", [], {}):
+            parts.append(f"{_words(k)}: {_words(v)}")
+    sentence = "; ".join(parts)
+    return (sentence[:1].upper() + sentence[1:] + ".") if sentence else ""
+
+
+def _citations(row: Mapping) -> list[str]:
+    cites = row.get("citations") if isinstance(row, Mapping) else None
+    out: list[str] = []
+    if isinstance(cites, str):
+        out = [c.strip() for c in re.split(r"[;,\s]+", cites) if c.strip()]
+    elif isinstance(cites, (list, tuple)):
+        for c in cites:
+            if isinstance(c, Mapping) and c.get("law_id"):
+                out.append(str(c["law_id"]))
+            elif isinstance(c, str):
+                out.append(c)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -352,19 +458,14 @@ def rules_by_law(rules: Any, law_ids: Iterable[str]) -> dict[str, list[Mapping]]
     return out
 
 
-def _value_view(value: Any) -> dict:
-    """A rule-table value as a tree the ``value`` macro draws (map -> dl, list -> ul, else text)."""
-    if isinstance(value, Mapping):
-        return {"kind": "map", "items": [(str(k), _value_view(v)) for k, v in value.items()]}
-    if isinstance(value, (list, tuple)):
-        return {"kind": "list", "items": [_value_view(v) for v in value]}
-    if isinstance(value, float):
-        return {"kind": "text", "text": f"{value:g}"}
-    return {"kind": "text", "text": "" if value is None else str(value)}
-
-
-def _rule_view(row: Mapping) -> list[tuple[str, dict]]:
-    return [(str(k), _value_view(v)) for k, v in row.items() if v not in (None, "", [], {})]
+def _rule_view(row: Mapping, law_by_id: Mapping[str, Law], prefix: str) -> dict:
+    """A ruling as the page says it: a sentence, the rule table's note, the laws it cites (links)."""
+    cites = []
+    for lid in _citations(row):
+        law = law_by_id.get(lid)
+        if law is not None:
+            cites.append({"href": witness_href(law.witness_id, law.id, prefix), "label": f"{law.witness_id} · {law_label(law)}"})
+    return {"sentence": ruling_sentence(row), "note": str(row.get("note") or ""), "citations": cites}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -497,12 +598,48 @@ def _links_of(law_id: str, links: Sequence[Link]) -> list[tuple[Link, str]]:
     return sorted(out, key=lambda t: (-t[0].score, t[1]))
 
 
+def _printed_forms(r: WitnessResult) -> dict[str, list[str]]:
+    """Per law, the printed forms of the words the pipeline repaired in it (what the search also finds)."""
+    _, r2c = offset_maps(r.cleaned.raw, r.cleaned.corrections)
+    laws = sorted(r.segmented.laws, key=lambda law: law.start)
+    starts = [law.start for law in laws]
+    out: dict[str, list[str]] = defaultdict(list)
+    for c in r.cleaned.corrections:
+        if not c.before.strip() or c.kind in ("running_head", "whitespace"):
+            continue
+        at = r2c[c.start]
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and laws[i].start <= at < laws[i].end:
+            out[laws[i].id].append(" ".join(c.before.split()))
+    return out
+
+
+def _collation_view(a: Law, b: Law, readings: Mapping[str, str]) -> dict:
+    """Law ``a`` as its witness gives it, token by token, its variants against law ``b`` marked."""
+    toks = []
+    for seg in collate(readings.get(a.id, a.text), readings.get(b.id, b.text)):
+        if seg.variant:
+            toks.append({"var": True, "text": join_tokens(seg.a), "other": join_tokens(seg.b) or "(nothing)"})
+        else:
+            toks.append({"var": False, "text": join_tokens(seg.a), "other": ""})
+    return {"against": b.witness_id, "tokens": toks, "variants": sum(1 for t in toks if t["var"])}
+
+
 def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[Link],
-                   law_by_id: Mapping[str, Law], config: SiteConfig) -> dict:
+                   law_by_id: Mapping[str, Law], config: SiteConfig,
+                   glossary: Sequence = ()) -> dict:
     wids = [r.witness.id for r in results]
     laws_of = {r.witness.id: r.segmented.laws for r in results}
     game_links = [k for k in links if k.a in law_by_id and k.b in law_by_id]
     rows = synoptic_rows(wids, laws_of, game_links)
+    pairs = {frozenset((a.id, b.id)) for _, a, b in collation_pairs(list(law_by_id.values()), game_links)}
+    collated = {x for pr in pairs for x in pr}
+    readings: dict[str, str] = {}
+    printed: dict[str, list[str]] = {}
+    for r in results:
+        if any(law.id in collated for law in r.segmented.laws):
+            readings.update(witness_readings(r))
+        printed.update(_printed_forms(r))
     columns = [{"id": r.witness.id, "href": witness_href(r.witness.id), "lang": _lang_title(r.witness.lang, config),
                 "kind": r.witness.kind} for r in results]
     row_views = []
@@ -511,6 +648,8 @@ def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[
         for r in results:
             w = r.witness.id
             laws = []
+            texts: list[str] = []
+            row_laws = [x for ls in row.laws.values() for x in ls]
             for law in row.laws.get(w, []):
                 ls = _links_of(law.id, game_links)
                 laws.append({
@@ -518,23 +657,27 @@ def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[
                     "text": law.text, "printed": bool(law.printed), "complete": law.complete,
                     "links": [_link_view(k, law_by_id[o], "", config) for k, o in ls],
                     "best": f"{ls[0][0].score:.{config.score_digits}f}" if ls else "",
+                    "collations": [_collation_view(law, o, readings) for o in row_laws
+                                   if frozenset((law.id, o.id)) in pairs],
                 })
+                texts += [law.text, *printed.get(law.id, ())]
             refs = []
             for law, k in row.refs.get(w, []):
                 sc = f"{k.score:.{config.score_digits}f}"
                 refs.append({"id": law.id, "href": witness_href(w, law.id), "label": law_label(law), "score": sc,
                              "tip": f"score {sc} · {k.kind} · {k.evidence}"})
             cells.append({"witness": w, "label": f"{w} ({_lang_title(r.witness.lang, config)}, {r.witness.kind})",
-                          "laws": laws, "refs": refs})
+                          "laws": laws, "refs": refs, "search": search_key(texts, glossary) if texts else ""})
         row_views.append({
-            "id": f"{game}-p{i}", "n": i, "laws": " ".join(row.law_ids()), "cells": cells,
+            "id": row_anchor(row.law_ids()), "n": i, "laws": " ".join(row.law_ids()), "cells": cells,
             "unmatched": sum(1 for ls in row.laws.values() if ls) == 1,
         })
     return {"game": game, "title": _game_title(game, config), "columns": columns, "rows": row_views}
 
 
 def _index_html(results: Sequence[WitnessResult], links: Sequence[Link], law_by_id: Mapping[str, Law],
-                config: SiteConfig) -> str:
+                config: SiteConfig, glossary: Sequence = (), data_files: Sequence[str] = (),
+                edition: EditionInfo = EditionInfo()) -> str:
     games = list(dict.fromkeys(r.witness.game for r in results))
     witnesses = []
     for r in results:
@@ -543,18 +686,62 @@ def _index_html(results: Sequence[WitnessResult], links: Sequence[Link], law_by_
                                         w.author, str(w.year or ""), f"p. {w.page}" if w.page else "") if x)
         witnesses.append({"id": w.id, "game": w.game, "href": witness_href(w.id), "title": w.title, "meta": meta,
                           "laws": len(r.segmented.laws), "corrections": len(r.cleaned.corrections),
-                          "flags": len(r.cleaned.flags)})
+                          "flags": len(r.cleaned.flags), "downloads": _downloads(w.id, "../")})
     sections = []
     for g in games:
         rs = [r for r in results if r.witness.game == g]
-        sections.append(_synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config))
+        sections.append(_synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config,
+                                       glossary))
+    data = [{"href": "../" + f, "name": f, "what": _data_what(f)} for f in data_files]
+    data += [{"href": f"../tei/collation-{g}.xml", "name": f"tei/collation-{g}.xml",
+              "what": f"word-level collation of the aligned laws of {_game_title(g, config)} (TEI)"} for g in games]
     return _render("index.html", title=config.title, site_title=config.title, prefix="", page_class="index",
                    witnesses=witnesses, games=[{"id": g, "title": _game_title(g, config)} for g in games],
-                   sections=sections)
+                   sections=sections, data=data, tables=[{"href": "../" + t, "name": t} for t in config.tables],
+                   edition=edition)
+
+
+def _data_what(name: str) -> str:
+    if name.endswith(".svg"):
+        return "figure"
+    if name.endswith("datapackage.json"):
+        return "Frictionless data package: the tables with their schemas"
+    if name.endswith(".sqlite"):
+        return "SQLite database of the tables (opens in Datasette)"
+    return "data"
+
+
+def _downloads(witness_id: str, prefix: str) -> list[dict]:
+    """What one can download of a witness (relative to the site's folder given by ``prefix``)."""
+    return [{"href": f"{prefix}tei/{quote(witness_id)}.xml", "name": "TEI"},
+            {"href": f"{prefix}text/{quote(witness_id)}.txt", "name": "text"}]
+
+
+def _number_end(text: str, law: Law) -> int:
+    """Where the law's text begins after its printed number (the label replaces the number)."""
+    for o in range(law.start, min(law.end, law.start + 64) + 1):
+        if " ".join(text[o:law.end].split()) == law.text:
+            return o
+    return law.start
+
+
+def _citation(r: WitnessResult, law: Law, edition: EditionInfo, config: SiteConfig) -> dict:
+    w = r.witness
+    path = witness_href(w.id, law.id)
+    # the URL where the edition is published; without one, the page's path in the edition's folder
+    url = edition.base_url + "site/" + path if edition.base_url else "site/" + path
+    href = url if edition.base_url else "../" + path
+    source = ", ".join(x for x in (w.author, w.title, w.place, w.publisher, str(w.year or "")) if x)
+    parts = [f"{law_label(law)} [{law.id}]", f"witness {w.id}", source,
+             f"{edition.title}" + (f", version {edition.version}" if edition.version else "")
+             + (f" ({edition.date})" if edition.date else ""), url]
+    return {"text": ". ".join(x for x in parts if x) + ".", "url": url, "href": href, "law_id": law.id, "witness": w.id,
+            "source": source, "version": edition.version, "date": edition.date}
 
 
 def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig) -> list[dict]:
+                  rules_of: Mapping[str, list], config: SiteConfig,
+                  edition: EditionInfo = EditionInfo()) -> list[dict]:
     cleaned, seg = r.cleaned, r.segmented
     text = cleaned.text
     units = reading_units(cleaned, config)
@@ -570,8 +757,9 @@ def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
 
     out: list[dict] = []
     for s in segments:
-        pieces = _strip_pieces(_pieces(text, s.start, s.end, units, points, render))
         law = laws.get(s.law_id) if s.law_id else None
+        start = _number_end(text, law) if law is not None and law.start == s.start else s.start
+        pieces = _strip_pieces(_pieces(text, start, s.end, units, points, render))
         if law is None:
             if pieces:
                 out.append({"law": None, "kind": s.kind, "cls": "heading" if s.kind == "heading" else "other",
@@ -585,7 +773,10 @@ def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
         out.append({"law": {
             "id": law.id, "lang": law.lang, "label": law_label(law), "meta": meta,
             "links": [_link_view(k, law_by_id[o], "../", config) for k, o in _links_of(law.id, links) if o in law_by_id],
-            "rules": [_rule_view(x) for x in rules_of.get(law.id, [])],
+            "rules": [_rule_view(x, law_by_id, "../") for x in rules_of.get(law.id, [])],
+            "cite": _citation(r, law, edition, config),
+            "downloads": _downloads(r.witness.id, "../../"),
+            "tables": [{"href": "../../" + t, "name": t} for t in config.tables],
         }, "pieces": pieces})
     return out
 
@@ -655,7 +846,7 @@ def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> list[dict]:
 
 
 def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig) -> str:
+                  rules_of: Mapping[str, list], config: SiteConfig, edition: EditionInfo = EditionInfo()) -> str:
     w = r.witness
     meta_rows = [
         ("Game", _game_title(w.game, config)), ("Language", _lang_title(w.lang, config)), ("Kind", w.kind),
@@ -672,21 +863,30 @@ def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     }
+    view["downloads"] = _downloads(w.id, "../../")
+    view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
     return _render("witness.html", title=f"{w.id}: {w.title}", site_title=config.title, prefix="../",
-                   page_class="witness", w=view, reading=_reading_view(r, links, law_by_id, rules_of, config),
+                   page_class="witness", w=view,
+                   reading=_reading_view(r, links, law_by_id, rules_of, config, edition),
                    diplomatic=_diplomatic_view(r, config))
 
 
 def render_site(results: Sequence[WitnessResult], links: Sequence[Link], rules: Mapping | Sequence | None = None,
-                config: SiteConfig = SiteConfig()) -> dict[str, bytes]:
-    """The static site: {relative path under outputs/site/: bytes} (pure and deterministic)."""
+                config: SiteConfig = SiteConfig(), *, glossary: Sequence = (), edition: EditionInfo = EditionInfo(),
+                data_files: Sequence[str] = ()) -> dict[str, bytes]:
+    """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
+
+    ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
+    ``edition`` names the edition in the "cite this law" boxes; ``data_files`` (paths relative to
+    outputs/, e.g. ``figures/x.svg``, ``datapackage.json``) are linked from the index's data section."""
     law_by_id = {law.id: law for r in results for law in r.segmented.laws}
     links = sorted(links, key=lambda k: (k.game, k.a, k.b))
     rules_of = rules_by_law(rules, law_by_id)
     out: dict[str, bytes] = {}
-    out["index.html"] = _index_html(results, links, law_by_id, config).encode("utf-8")
+    out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
     for r in results:
-        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config).encode("utf-8")
+        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config,
+                                                            edition).encode("utf-8")
     for name in ASSET_FILES:
         out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
     return out

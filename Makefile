@@ -10,6 +10,8 @@ export SHARED_DIR
 
 .DEFAULT_GOAL := all
 CHROMIUM ?= /usr/bin/chromium
+JING ?= /usr/bin/jing
+NODE_STAMP := node_modules/.installed-stamp
 .PHONY: all help install build test eval bench site status clean-cache check
 
 all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
@@ -39,7 +41,17 @@ $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "install Debian's chromium at $(CHROMIUM): the browser tests need it"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
-test: install $(CHROMIUM) ## run the test suite (browser tests drive Debian's chromium headless), ruff (lint) and mypy (types)
+$(JING):
+	@command -v apt-get >/dev/null || { echo "install Debian's jing at $(JING): the TEI tests validate with it"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends jing
+
+# CETEIcean (pinned in package.json / package-lock.json) renders the TEI in the browser tests
+$(NODE_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { command -v apt-get >/dev/null && apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends npm; }
+	npm ci --no-audit --no-fund --ignore-scripts
+	@touch $(NODE_STAMP)
+
+test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint), mypy (types) and the test suite (browser tests drive Debian's chromium headless; TEI checked with jing and CETEIcean)
 	$(BIN)/ruff check pipeline measure tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q

@@ -732,7 +732,7 @@ class _Slim:
 
 def build(opts: BuildOptions) -> BuildReport:
     """Build everything; outputs/ only changes once every output has been computed."""
-    from .tei import BuildInfo
+    from .tei import BuildInfo, load_edition
 
     t0 = time.perf_counter()
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
@@ -740,7 +740,8 @@ def build(opts: BuildOptions) -> BuildReport:
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
     code, res = code_version(), resources_version(corpus_dir)
-    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12])
+    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12],
+                                      edition=load_edition(corpus_dir))
     cache = str(opts.cache_dir) if opts.cache_dir else None
     # (each raw text is read again when its job is submitted: the texts of a library are not all held)
     jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
@@ -819,6 +820,8 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             if s.laws:
                 writer.witness(s.witness.id, s.witness.game, s.witness.lang)
         kept: list[Link] = []  # the links the rule table (and the site) need
+        same_lang: list[Link] = []  # the links between laws of one language (word-level collation)
+        lang_of = {law.id: law.lang for s in slims for law in s.laws}
         try:
             with staging.open("alignments.csv") as csv_out:
                 csv_out.write(_csv(pd.DataFrame(columns=ALIGNMENT_COLUMNS)))
@@ -826,6 +829,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
                     csv_out.write(part.csv)
                     writer.add_fragments(part.tei)
                     kept.extend(k for k in part.links if opts.site or k.a in annotated or k.b in annotated)
+                    same_lang.extend(k for k in part.links if lang_of.get(k.a) == lang_of.get(k.b))  # collated
             t2 = time.perf_counter()
             _log(opts, "[3/5] export tables")
             with staging.open("tei/alignments.xml") as fh:
@@ -838,6 +842,10 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     _log(opts, "[4/5] rule table")
     laws = [law for s in slims for law in s.laws]
+    from .collate import collation_files
+
+    for rel, data in collation_files([s.result for s in slims], same_lang, build_info).items():
+        staging.write(rel, data)
     for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
                                   rule_resources).items():
         staging.write(rel, data)
@@ -848,7 +856,12 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         from .site import render_site
 
         rules = json.loads((staging.dir / "rules.json").read_bytes())
-        for rel, data in render_site([s.result for s in slims], kept, rules).items():
+        from .site import load_glossary
+
+        data_files = sorted(str(p.relative_to(staging.dir)) for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
+                            for p in staging.dir.glob(pat))  # the data helper's files, when this build has them
+        for rel, data in render_site([s.result for s in slims], kept, rules, glossary=load_glossary(corpus_dir / "glossary.csv"),
+                                     edition=build_info.edition, data_files=data_files).items():
             staging.write(f"site/{rel}", data)
     t5 = time.perf_counter()
     written, removed, manifest = staging.commit(MANAGED_DIRS)

@@ -56,6 +56,10 @@ class Witness:
     source: str = ""  # witnesses of one printed source share this (e.g. OCR and its modernized reading)
     page: str = ""  # first page number of the excerpt where known
     note: str = ""
+    place: str = ""  # place of publication of the printed source, where known
+    publisher: str = ""  # publisher of the printed source, where known
+    derived_from: str = ""  # the witness this one was made from (a modernized reading: the OCR it modernizes)
+    made_by: str = ""  # what made a derived witness (a person, a program, a model), where known
     begin_after: str = ""
     end_before: str = ""
 

@@ -14,8 +14,11 @@
 * ``assets/site.css``, ``assets/site.js``: local assets (``pipeline/site_assets/``); no CDN, no
   server: the site opens from disk (``file://``).
 
-Everything that comes from the corpus is escaped with :func:`html.escape` (text and attributes);
-no corpus text is ever put inside a ``<script>``.  The output is deterministic (no timestamps, every
+The markup lives in Jinja2 templates (``pipeline/templates/``: ``base.html`` the page layout,
+``index.html`` and ``synoptic.html`` the index and its tables, ``witness.html`` a witness page,
+``macros.html`` the shared pieces); this module only builds plain view data (dicts of strings) for
+them.  Autoescaping is on for every template, so everything that comes from the corpus is escaped
+(text and attributes); no corpus text is ever put inside a ``<script>``.  The output is deterministic (no timestamps, every
 collection sorted or in corpus order), so a rebuild gives the same bytes.
 
 How rows of the synoptic table are formed (:func:`synoptic_rows`): the witnesses of a game are
@@ -29,7 +32,9 @@ its best row and is *referred to* (``data-ref-law-id``, "see also") in the other
 """
 from __future__ import annotations
 
-import html
+import bisect
+import csv
+import functools
 import re
 from collections import defaultdict
 from dataclasses import dataclass, field
@@ -37,11 +42,16 @@ from pathlib import Path
 from typing import Any, Iterable, Mapping, Sequence
 from urllib.parse import quote
 
-from .model import Correction, Flag, Law, Link, WitnessResult, offset_maps
+import jinja2
+
+from .collate import collate, collation_pairs, join_tokens, witness_readings
+from .model import Correction, Flag, Law, Link, Segment, WitnessResult, offset_maps
+from .tei import EditionInfo
 from .textnorm import fold
 
 ASSETS_DIR = Path(__file__).resolve().parent / "site_assets"
 ASSET_FILES = ("site.css", "site.js")
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
 
 
 @dataclass(frozen=True)
@@ -60,16 +70,13 @@ class SiteConfig:
     # display names of languages
     lang_titles: tuple[tuple[str, str], ...] = (("fr", "French"), ("en", "English"))
     score_digits: int = 2
+    # the tables a reader can download (paths relative to outputs/)
+    tables: tuple[str, ...] = ("laws.csv", "witnesses.csv", "corrections.csv", "alignments.csv", "rules.csv")
     title: str = "Laws of Écarté and Whist: a reading edition"
 
 
 # ----------------------------------------------------------------------------------------------
 # small helpers
-
-
-def esc(value: Any) -> str:
-    """Escape a value for HTML text and double-quoted attributes."""
-    return html.escape("" if value is None else str(value), quote=True)
 
 
 def _printed(s: str) -> str:
@@ -88,10 +95,110 @@ def witness_href(witness_id: str, law_id: str | None = None, prefix: str = "") -
 
 
 def law_label(law: Law) -> str:
+    """The label of a law from its number *as read* ("Law 38"), never the printed form (".$.", "38.")."""
+    if law.kind == "law" and law.number is not None:
+        return f"Law {law.number}"
     label = law.label or (str(law.number) if law.number is not None else law.id)
     if label[:1].isdigit():
         return f"Law {label}"
     return label[:1].upper() + label[1:]
+
+
+def row_anchor(law_ids: Sequence[str]) -> str:
+    """The anchor of a synoptic row: named after its first law, so it stays when rows are added."""
+    return f"row.{law_ids[0]}" if law_ids else "row"
+
+
+def load_glossary(path: str | Path) -> tuple[tuple[tuple[str, ...], tuple[str, ...]], ...]:
+    """The French/English pairs of ``corpus/glossary.csv`` (alternatives split on "|"); () without the file."""
+    p = Path(path)
+    if not p.is_file():
+        return ()
+    lines = [line for line in p.read_text(encoding="utf-8").splitlines() if line and not line.startswith("#")]
+    out = []
+    for row in csv.DictReader(lines):
+        fr = tuple(x.strip() for x in (row.get("fr") or "").split("|") if x.strip())
+        en = tuple(x.strip() for x in (row.get("en") or "").split("|") if x.strip())
+        if fr and en:
+            out.append((fr, en))
+    return tuple(out)
+
+
+def search_key(texts: Iterable[str], glossary: Sequence[tuple[Sequence[str], Sequence[str]]]) -> str:
+    """What the search box compares for one cell: its texts (reading and printed forms) folded, plus
+    the terms of every glossary pair one of whose terms occurs in them or in the terms so added, so a
+    search for a term finds every cell that a search for its equivalent finds (atout and trump)."""
+    hay = " ".join(fold(t) for t in texts if t)
+    extra: list[str] = []
+    pending = [tuple(fold(t) for t in (*fr, *en)) for fr, en in glossary]
+    found = hay
+    while True:  # to a fixed point: a term added by one pair brings the pairs it belongs to (trump -> atout)
+        hit = [terms for terms in pending
+               if any(re.search(r"(?<!\w)" + re.escape(t) + r"(?!\w)", found) for t in terms)]
+        if not hit:
+            break
+        pending = [terms for terms in pending if terms not in hit]
+        new = [t for terms in hit for t in terms if t not in extra]
+        extra.extend(dict.fromkeys(new))
+        found = " ".join([hay] + extra)
+    return " ".join([hay] + extra)
+
+
+def _words(value: Any) -> str:
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_words(v) for v in value if v not in (None, "", [], {}))
+    if isinstance(value, Mapping):
+        return ", ".join(f"{_words(k)} {_words(v)}" for k, v in value.items())
+    if isinstance(value, float):
+        return f"{value:g}"
+    return str(value).replace("_", " ") if value is not None else ""
+
+
+def ruling_sentence(row: Mapping) -> str:
+    """A row of the rule table said as a sentence ("In the canonical rules of écarté, when the cut is
+    not shown, the outcome is: lose deal.")."""
+    if not isinstance(row, Mapping):
+        return ""
+    parts = []
+    lead = " ".join(x for x in (f"In the {_words(row['ruleset'])} rules" if row.get("ruleset") else "",
+                                f"of {_words(row['game'])}" if row.get("game") else "") if x)
+    when = _words(row.get("event") or row.get("rule_id") or "")
+    facts = _words(row.get("facts") or "")
+    cond = f"when {when}" + (f" ({facts})" if facts else "") if when else ""
+    head = ", ".join(x for x in (lead, cond) if x)
+    outcome = _words(row.get("outcome") or "")
+    if outcome:
+        parts.append((head + ", the outcome is: " if head else "The outcome is: ") + outcome)
+    elif head:
+        parts.append(head)
+    if row.get("options"):
+        parts.append("the options are " + _words(row["options"])
+                     + (f", chosen by the {_words(row['chooser'])}" if row.get("chooser") else ""))
+    if row.get("penalties"):
+        parts.append("penalties: " + _words(row["penalties"]))
+    if row.get("dissent"):
+        parts.append("witnesses that rule otherwise: " + _words(row["dissent"]))
+    known = {"ruleset", "game", "event", "rule_id", "facts", "outcome", "options", "chooser", "penalties",
+             "dissent", "note", "citations", "sources", "law_id"}
+    for k, v in row.items():
+        if k not in known and v not in (None, "", [], {}):
+            parts.append(f"{_words(k)}: {_words(v)}")
+    sentence = "; ".join(parts)
+    return (sentence[:1].upper() + sentence[1:] + ".") if sentence else ""
+
+
+def _citations(row: Mapping) -> list[str]:
+    cites = row.get("citations") if isinstance(row, Mapping) else None
+    out: list[str] = []
+    if isinstance(cites, str):
+        out = [c.strip() for c in re.split(r"[;,\s]+", cites) if c.strip()]
+    elif isinstance(cites, (list, tuple)):
+        for c in cites:
+            if isinstance(c, Mapping) and c.get("law_id"):
+                out.append(str(c["law_id"]))
+            elif isinstance(c, str):
+                out.append(c)
+    return out
 
 
 # ----------------------------------------------------------------------------------------------
@@ -211,7 +318,8 @@ def _page_tip(p) -> str:
     return s
 
 
-def _unit_attrs(u: _Unit, tip: str, extra_class: str = "") -> str:
+def _unit_view(u: _Unit, tip: str, text: str, extra_class: str = "", tag: str = "span") -> dict:
+    """What the templates need to draw one highlighted span (``inline`` macro)."""
     classes = ["tip"]
     if u.corrections:
         classes.append("corr")
@@ -219,20 +327,21 @@ def _unit_attrs(u: _Unit, tip: str, extra_class: str = "") -> str:
         classes.append("flag")
     if extra_class:
         classes.append(extra_class)
-    attrs = [
-        f'class="{" ".join(classes)}"',
-        'tabindex="0"',
-        f'title="{esc(tip)}"',
-        f'data-tip="{esc(tip)}"',
-    ]
+    view: dict[str, Any] = {"kind": "unit", "tag": tag, "classes": " ".join(classes), "tip": tip, "text": text,
+                            "kinds": "", "confidence": "", "page": "", "page_label": None}
     if u.corrections:
-        attrs.append(f'data-kind="{esc(" ".join(dict.fromkeys(c.kind for c in u.corrections)))}"')
-        attrs.append(f'data-confidence="{esc(_conf(min(c.confidence for c in u.corrections)))}"')
-    return " ".join(attrs)
+        view["kinds"] = " ".join(dict.fromkeys(c.kind for c in u.corrections))
+        view["confidence"] = _conf(min(c.confidence for c in u.corrections))
+    return view
 
 
-def _emit(text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tuple[int, str]], render_unit) -> str:
-    """HTML of text[a:b] with the units (clipped to a..b) wrapped and the point markers inserted.
+def _text_piece(s: str) -> dict:
+    return {"kind": "text", "text": s}
+
+
+def _pieces(text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tuple[int, dict]],
+            render_unit) -> list[dict]:
+    """The pieces of text[a:b]: plain text, the units (clipped to a..b) and the point markers.
 
     A point that falls inside a unit is emitted right after the unit; a point at ``b`` belongs to the
     next span, unless ``b`` is the end of the text.
@@ -247,17 +356,22 @@ def _emit(text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tu
         elif u.start < b and u.end > a:
             spans.append((max(u.start, a), min(u.end, b), u))
     spans.sort(key=lambda t: (t[0], t[1]))
-    out: list[str] = []
+    out: list[dict] = []
+
+    def add_text(x: str) -> None:
+        if x:
+            out.append(_text_piece(x))
+
     pos, pi = a, 0
     for s, e, u in spans:
         if s < pos:
             continue
         while pi < len(pts) and pts[pi][0] <= s:
             q = max(pts[pi][0], pos)
-            out.append(esc(text[pos:q]))
+            add_text(text[pos:q])
             out.append(pts[pi][1])
             pos, pi = q, pi + 1
-        out.append(esc(text[pos:s]))
+        add_text(text[pos:s])
         out.append(render_unit(u, text[s:e]))
         pos = e
         while pi < len(pts) and pts[pi][0] < e:
@@ -265,19 +379,34 @@ def _emit(text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tu
             pi += 1
     while pi < len(pts):
         q = max(pts[pi][0], pos)
-        out.append(esc(text[pos:q]))
+        add_text(text[pos:q])
         out.append(pts[pi][1])
         pos, pi = q, pi + 1
-    out.append(esc(text[pos:b]))
-    return "".join(out)
+    add_text(text[pos:b])
+    return out
 
 
-def _page_marker(p, view: str) -> str:
+def _strip_pieces(pieces: list[dict]) -> list[dict]:
+    """Pieces without the whitespace at both ends of their text (markup is never whitespace)."""
+    out = list(pieces)
+    while out and out[0]["kind"] == "text":
+        t = out[0]["text"].lstrip()
+        if t:
+            out[0] = _text_piece(t)
+            break
+        out.pop(0)
+    while out and out[-1]["kind"] == "text":
+        t = out[-1]["text"].rstrip()
+        if t:
+            out[-1] = _text_piece(t)
+            break
+        out.pop()
+    return out
+
+
+def _page_marker(p) -> dict:
     label = f"p. {p.page}" if p.page else "page break"
-    return (
-        f'<span class="pb tip" tabindex="0" data-page="{esc(p.page)}" data-label="{esc(label)}" '
-        f'title="{esc(_page_tip(p))}" data-tip="{esc(_page_tip(p))}" aria-label="{esc(label)}"></span>'
-    )
+    return {"kind": "page", "page": p.page, "label": label, "tip": _page_tip(p)}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -324,20 +453,14 @@ def rules_by_law(rules: Any, law_ids: Iterable[str]) -> dict[str, list[Mapping]]
     return out
 
 
-def _value_html(value: Any) -> str:
-    if isinstance(value, Mapping):
-        return "<dl>" + "".join(f"<dt>{esc(k)}</dt><dd>{_value_html(v)}</dd>" for k, v in value.items()) + "</dl>"
-    if isinstance(value, (list, tuple)):
-        return "<ul>" + "".join(f"<li>{_value_html(v)}</li>" for v in value) + "</ul>" if value else "—"
-    if isinstance(value, float):
-        return esc(f"{value:g}")
-    return esc(value)
-
-
-def _rule_html(row: Mapping) -> str:
-    items = [(k, v) for k, v in row.items() if v not in (None, "", [], {})]
-    body = "".join(f"<dt>{esc(k)}</dt><dd>{_value_html(v)}</dd>" for k, v in items)
-    return f'<dl class="rule">{body}</dl>'
+def _rule_view(row: Mapping, law_by_id: Mapping[str, Law], prefix: str) -> dict:
+    """A ruling as the page says it: a sentence, the rule table's note, the laws it cites (links)."""
+    cites = []
+    for lid in _citations(row):
+        law = law_by_id.get(lid)
+        if law is not None:
+            cites.append({"href": witness_href(law.witness_id, law.id, prefix), "label": f"{law.witness_id} · {law_label(law)}"})
+    return {"sentence": ruling_sentence(row), "note": str(row.get("note") or ""), "citations": cites}
 
 
 # ----------------------------------------------------------------------------------------------
@@ -427,22 +550,19 @@ def synoptic_rows(witness_ids: Sequence[str], laws_of: Mapping[str, Sequence[Law
 # pages
 
 
-def _page(title: str, body: str, prefix: str, config: SiteConfig, page_class: str) -> str:
-    return (
-        "<!DOCTYPE html>\n"
-        '<html lang="en">\n<head>\n<meta charset="utf-8">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        f"<title>{esc(title)}</title>\n"
-        f'<link rel="stylesheet" href="{prefix}assets/site.css">\n'
-        f'<script src="{prefix}assets/site.js" defer></script>\n'
-        f'</head>\n<body class="{page_class}">\n'
-        '<a class="skip" href="#main">Skip to content</a>\n'
-        f'<header class="top"><a href="{prefix}index.html" class="home">{esc(config.title)}</a></header>\n'
-        f'<main id="main">\n{body}\n</main>\n'
-        "<footer><p>Generated by the card-laws pipeline from the scans in <code>corpus/raw/</code>. "
-        "Highlighted words were repaired by the pipeline; hover or focus them (Tab) for the printed form.</p></footer>\n"
-        "</body>\n</html>\n"
+@functools.lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    """The template environment: templates from ``pipeline/templates/``, autoescaping on for all of them."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
     )
+
+
+def _render(template: str, **view: Any) -> str:
+    return _env().get_template(template).render(**view)
 
 
 def _game_title(game: str, config: SiteConfig) -> str:
@@ -453,16 +573,14 @@ def _lang_title(lang: str, config: SiteConfig) -> str:
     return dict(config.lang_titles).get(lang, lang)
 
 
-def _link_item(k: Link, other: Law, prefix: str, config: SiteConfig) -> str:
+def _link_view(k: Link, other: Law, prefix: str, config: SiteConfig) -> dict:
     sc = f"{k.score:.{config.score_digits}f}"
-    tip = f"score {sc} · {k.kind}" + (f" · {k.evidence}" if k.evidence else "")
-    return (
-        f'<li data-link-a="{esc(k.a)}" data-link-b="{esc(k.b)}" data-score="{esc(sc)}" data-link-kind="{esc(k.kind)}">'
-        f'<a href="{esc(witness_href(other.witness_id, other.id, prefix))}">{esc(other.witness_id)} · {esc(law_label(other))}</a> '
-        f'<span class="score" title="{esc(tip)}">{esc(sc)}</span> <span class="kind">{esc(k.kind)}</span>'
-        + (f'<div class="evidence">{esc(k.evidence)}</div>' if k.evidence else "")
-        + "</li>"
-    )
+    return {
+        "a": k.a, "b": k.b, "score": sc, "kind": k.kind, "evidence": k.evidence,
+        "href": witness_href(other.witness_id, other.id, prefix),
+        "other_witness": other.witness_id, "other_label": law_label(other),
+        "tip": f"score {sc} · {k.kind}" + (f" · {k.evidence}" if k.evidence else ""),
+    }
 
 
 def _links_of(law_id: str, links: Sequence[Link]) -> list[tuple[Link, str]]:
@@ -475,170 +593,187 @@ def _links_of(law_id: str, links: Sequence[Link]) -> list[tuple[Link, str]]:
     return sorted(out, key=lambda t: (-t[0].score, t[1]))
 
 
-def _excerpt_fold(law: Law) -> str:
-    return fold(f"{law.label} {law.text}")  # (lower case without accents: what the search box compares)
+def _printed_forms(r: WitnessResult) -> dict[str, list[str]]:
+    """Per law, the printed forms of the words the pipeline repaired in it (what the search also finds)."""
+    _, r2c = offset_maps(r.cleaned.raw, r.cleaned.corrections)
+    laws = sorted(r.segmented.laws, key=lambda law: law.start)
+    starts = [law.start for law in laws]
+    out: dict[str, list[str]] = defaultdict(list)
+    for c in r.cleaned.corrections:
+        if not c.before.strip() or c.kind in ("running_head", "whitespace"):
+            continue
+        at = r2c[c.start]
+        i = bisect.bisect_right(starts, at) - 1
+        if i >= 0 and laws[i].start <= at < laws[i].end:
+            out[laws[i].id].append(" ".join(c.before.split()))
+    return out
 
 
-def _synoptic_html(game: str, results: Sequence[WitnessResult], links: Sequence[Link],
-                   law_by_id: Mapping[str, Law], config: SiteConfig) -> str:
+def _collation_view(a: Law, b: Law, readings: Mapping[str, str]) -> dict:
+    """Law ``a`` as its witness gives it, token by token, its variants against law ``b`` marked."""
+    toks = []
+    for seg in collate(readings.get(a.id, a.text), readings.get(b.id, b.text)):
+        if seg.variant:
+            toks.append({"var": True, "text": join_tokens(seg.a), "other": join_tokens(seg.b) or "(nothing)"})
+        else:
+            toks.append({"var": False, "text": join_tokens(seg.a), "other": ""})
+    return {"against": b.witness_id, "tokens": toks, "variants": sum(1 for t in toks if t["var"])}
+
+
+def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[Link],
+                   law_by_id: Mapping[str, Law], config: SiteConfig,
+                   glossary: Sequence = ()) -> dict:
     wids = [r.witness.id for r in results]
     laws_of = {r.witness.id: r.segmented.laws for r in results}
     game_links = [k for k in links if k.a in law_by_id and k.b in law_by_id]
     rows = synoptic_rows(wids, laws_of, game_links)
-    head = "".join(
-        f'<th scope="col" data-witness="{esc(r.witness.id)}"><a href="{esc(witness_href(r.witness.id))}">{esc(r.witness.id)}</a>'
-        f'<span class="meta">{esc(_lang_title(r.witness.lang, config))} · {esc(r.witness.kind)}</span></th>'
-        for r in results
-    )
-    body = []
+    pairs = {frozenset((a.id, b.id)) for _, a, b in collation_pairs(list(law_by_id.values()), game_links)}
+    collated = {x for pr in pairs for x in pr}
+    readings: dict[str, str] = {}
+    printed: dict[str, list[str]] = {}
+    for r in results:
+        if any(law.id in collated for law in r.segmented.laws):
+            readings.update(witness_readings(r))
+        printed.update(_printed_forms(r))
+    columns = [{"id": r.witness.id, "href": witness_href(r.witness.id), "lang": _lang_title(r.witness.lang, config),
+                "kind": r.witness.kind} for r in results]
+    row_views = []
     for i, row in enumerate(rows, 1):
-        rid = f"{game}-p{i}"
         cells = []
         for r in results:
             w = r.witness.id
-            label = f"{w} ({_lang_title(r.witness.lang, config)}, {r.witness.kind})"
-            parts = []
+            laws = []
+            texts: list[str] = []
+            row_laws = [x for ls in row.laws.values() for x in ls]
             for law in row.laws.get(w, []):
                 ls = _links_of(law.id, game_links)
-                items = "".join(_link_item(k, law_by_id[o], "", config) for k, o in ls)
-                best = f"{ls[0][0].score:.{config.score_digits}f}" if ls else ""
-                flags = []
-                if not law.printed:
-                    flags.append('<span class="badge" title="the number is not printed: inferred from the order">number inferred</span>')
-                if not law.complete:
-                    flags.append('<span class="badge" title="the law starts before or ends after the excerpt">fragment</span>')
-                links_html = (
-                    f'<details class="links"><summary title="best link score {esc(best)}">'
-                    f'{len(ls)} link{"s" if len(ls) != 1 else ""} · best {esc(best)}</summary><ul>{items}</ul></details>'
-                    if ls else '<p class="nolink">no aligned law</p>'
-                )
-                parts.append(
-                    f'<div class="law" data-law-id="{esc(law.id)}" data-witness="{esc(w)}">'
-                    f'<a class="lawlabel" href="{esc(witness_href(w, law.id))}">{esc(law_label(law))}</a> {"".join(flags)}'
-                    f'<p class="lt" lang="{esc(law.lang)}">{esc(law.text)}</p>{links_html}</div>'
-                )
+                laws.append({
+                    "id": law.id, "href": witness_href(w, law.id), "label": law_label(law), "lang": law.lang,
+                    "text": law.text, "printed": bool(law.printed), "complete": law.complete,
+                    "links": [_link_view(k, law_by_id[o], "", config) for k, o in ls],
+                    "best": f"{ls[0][0].score:.{config.score_digits}f}" if ls else "",
+                    "collations": [_collation_view(law, o, readings) for o in row_laws
+                                   if frozenset((law.id, o.id)) in pairs],
+                })
+                texts += [law.text, *printed.get(law.id, ())]
+            refs = []
             for law, k in row.refs.get(w, []):
                 sc = f"{k.score:.{config.score_digits}f}"
-                parts.append(
-                    f'<div class="ref" data-ref-law-id="{esc(law.id)}">see also '
-                    f'<a href="{esc(witness_href(w, law.id))}">{esc(law_label(law))}</a> '
-                    f'<span class="score" title="{esc(f"score {sc} · {k.kind} · {k.evidence}")}">{esc(sc)}</span></div>'
-                )
-            if parts:
-                cells.append(f'<td data-witness="{esc(w)}" data-label="{esc(label)}">{"".join(parts)}</td>')
-            else:
-                cells.append(f'<td data-witness="{esc(w)}" data-label="{esc(label)}" class="empty">'
-                             f'<span aria-label="no law in this witness">—</span></td>')
-        single = sum(1 for ls in row.laws.values() if ls) == 1
-        unmatched = ' data-unmatched="1"' if single else ""
-        body.append(
-            f'<tr id="{esc(rid)}" data-row="{esc(rid)}" data-game="{esc(game)}" data-laws="{esc(" ".join(row.law_ids()))}"'
-            f'{unmatched}>'
-            f'<th scope="row">{i}</th>{"".join(cells)}</tr>'
-        )
-    title = _game_title(game, config)
-    return (
-        f'<section class="game" data-game="{esc(game)}" id="game-{esc(game)}" aria-labelledby="h-{esc(game)}">\n'
-        f'<h2 id="h-{esc(game)}">{esc(title)}: synoptic table</h2>\n'
-        f'<p class="note">{len(rows)} provisions; rows with a single law have no aligned law in another witness.</p>\n'
-        f'<div class="table-wrap" tabindex="0" role="region" aria-label="{esc(title)} synoptic table">'
-        f'<table class="synoptic" data-game="{esc(game)}"><thead><tr><th scope="col">#</th>{head}</tr></thead>\n'
-        f'<tbody>\n' + "\n".join(body) + "\n</tbody></table></div>\n</section>"
-    )
+                refs.append({"id": law.id, "href": witness_href(w, law.id), "label": law_label(law), "score": sc,
+                             "tip": f"score {sc} · {k.kind} · {k.evidence}"})
+            cells.append({"witness": w, "label": f"{w} ({_lang_title(r.witness.lang, config)}, {r.witness.kind})",
+                          "laws": laws, "refs": refs, "search": search_key(texts, glossary) if texts else ""})
+        row_views.append({
+            "id": row_anchor(row.law_ids()), "n": i, "laws": " ".join(row.law_ids()), "cells": cells,
+            "unmatched": sum(1 for ls in row.laws.values() if ls) == 1,
+        })
+    return {"game": game, "title": _game_title(game, config), "columns": columns, "rows": row_views}
 
 
 def _index_html(results: Sequence[WitnessResult], links: Sequence[Link], law_by_id: Mapping[str, Law],
-                config: SiteConfig) -> str:
+                config: SiteConfig, glossary: Sequence = (), data_files: Sequence[str] = (),
+                edition: EditionInfo = EditionInfo()) -> str:
     games = list(dict.fromkeys(r.witness.game for r in results))
-    wit_items = []
+    witnesses = []
     for r in results:
         w = r.witness
         meta = " · ".join(x for x in (_game_title(w.game, config), _lang_title(w.lang, config), w.kind,
                                         w.author, str(w.year or ""), f"p. {w.page}" if w.page else "") if x)
-        wit_items.append(
-            f'<li data-witness="{esc(w.id)}" data-game="{esc(w.game)}"><a href="{esc(witness_href(w.id))}">'
-            f'<strong>{esc(w.id)}</strong> {esc(w.title)}</a><br><span class="meta">{esc(meta)}; '
-            f'{len(r.segmented.laws)} laws, {len(r.cleaned.corrections)} corrections, {len(r.cleaned.flags)} flagged</span></li>'
-        )
-    game_opts = "".join(f'<option value="{esc(g)}">{esc(_game_title(g, config))}</option>' for g in games)
-    wit_boxes = "".join(
-        f'<label data-game="{esc(r.witness.game)}"><input type="checkbox" class="wfilter" value="{esc(r.witness.id)}" checked> '
-        f'{esc(r.witness.id)}</label> '
-        for r in results
-    )
-    filters = (
-        '<form class="filters" role="search" aria-label="Filter the synoptic tables" onsubmit="return false">'
-        f'<label>Game <select id="f-game"><option value="">all games</option>{game_opts}</select></label>'
-        f'<fieldset><legend>Witnesses</legend>{wit_boxes}</fieldset>'
-        '<label>Search <input id="f-text" type="search" placeholder="word in a law (accents optional)" autocomplete="off"></label>'
-        '<output id="f-count" aria-live="polite"></output></form>'
-    )
+        witnesses.append({"id": w.id, "game": w.game, "href": witness_href(w.id), "title": w.title, "meta": meta,
+                          "laws": len(r.segmented.laws), "corrections": len(r.cleaned.corrections),
+                          "flags": len(r.cleaned.flags), "downloads": _downloads(w.id, "../")})
     sections = []
     for g in games:
         rs = [r for r in results if r.witness.game == g]
-        sections.append(_synoptic_html(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config))
-    body = (
-        f"<h1>{esc(config.title)}</h1>\n"
-        "<p>French and English codes of the laws of card games, read from 19th-century prints. "
-        "Each table puts the laws of all witnesses of a game side by side, one row per provision; open a witness for its "
-        "reading and diplomatic texts, the pipeline's repairs, and each law's ruling.</p>\n"
-        f'<h2>Witnesses</h2>\n<ul class="witnesses">{"".join(wit_items)}</ul>\n'
-        f"{filters}\n" + "\n".join(sections)
-    )
-    return _page(config.title, body, "", config, "index")
+        sections.append(_synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config,
+                                       glossary))
+    data = [{"href": "../" + f, "name": f, "what": _data_what(f)} for f in data_files]
+    data += [{"href": f"../tei/collation-{g}.xml", "name": f"tei/collation-{g}.xml",
+              "what": f"word-level collation of the aligned laws of {_game_title(g, config)} (TEI)"} for g in games]
+    return _render("index.html", title=config.title, site_title=config.title, prefix="", page_class="index",
+                   witnesses=witnesses, games=[{"id": g, "title": _game_title(g, config)} for g in games],
+                   sections=sections, data=data, tables=[{"href": "../" + t, "name": t} for t in config.tables],
+                   edition=edition)
+
+
+def _data_what(name: str) -> str:
+    if name.endswith(".svg"):
+        return "figure"
+    if name.endswith("datapackage.json"):
+        return "Frictionless data package: the tables with their schemas"
+    if name.endswith(".sqlite"):
+        return "SQLite database of the tables (opens in Datasette)"
+    return "data"
+
+
+def _downloads(witness_id: str, prefix: str) -> list[dict]:
+    """What one can download of a witness (relative to the site's folder given by ``prefix``)."""
+    return [{"href": f"{prefix}tei/{quote(witness_id)}.xml", "name": "TEI"},
+            {"href": f"{prefix}text/{quote(witness_id)}.txt", "name": "text"}]
+
+
+def _number_end(text: str, law: Law) -> int:
+    """Where the law's text begins after its printed number (the label replaces the number)."""
+    for o in range(law.start, min(law.end, law.start + 64) + 1):
+        if " ".join(text[o:law.end].split()) == law.text:
+            return o
+    return law.start
+
+
+def _citation(r: WitnessResult, law: Law, edition: EditionInfo, config: SiteConfig) -> dict:
+    w = r.witness
+    path = witness_href(w.id, law.id)
+    # the URL where the edition is published; without one, the page's path in the edition's folder
+    url = edition.base_url + "site/" + path if edition.base_url else "site/" + path
+    href = url if edition.base_url else "../" + path
+    source = ", ".join(x for x in (w.author, w.title, w.place, w.publisher, str(w.year or "")) if x)
+    parts = [f"{law_label(law)} [{law.id}]", f"witness {w.id}", source,
+             f"{edition.title}" + (f", version {edition.version}" if edition.version else "")
+             + (f" ({edition.date})" if edition.date else ""), url]
+    return {"text": ". ".join(x for x in parts if x) + ".", "url": url, "href": href, "law_id": law.id, "witness": w.id,
+            "source": source, "version": edition.version, "date": edition.date}
 
 
 def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig) -> str:
+                  rules_of: Mapping[str, list], config: SiteConfig,
+                  edition: EditionInfo = EditionInfo()) -> list[dict]:
     cleaned, seg = r.cleaned, r.segmented
     text = cleaned.text
     units = reading_units(cleaned, config)
-    points = [(p.clean_offset, _page_marker(p, "reading")) for p in cleaned.page_breaks]
+    points = [(p.clean_offset, _page_marker(p)) for p in cleaned.page_breaks]
     laws = {law.id: law for law in seg.laws}
-    segments = list(seg.segments) or []
-    if not segments:
-        from .model import Segment
+    segments = list(seg.segments) or [Segment("other", 0, len(text))]
 
-        segments = [Segment("other", 0, len(text))]
-
-    def render(u: _Unit, inner: str) -> str:
+    def render(u: _Unit, inner: str) -> dict:
         tip = _correction_tip(u, "printed", u.printed)
         if not inner:  # a deletion between words
-            return f'<span {_unit_attrs(u, tip, "del")}></span>'
-        return f"<mark {_unit_attrs(u, tip)}>{esc(inner)}</mark>"
+            return _unit_view(u, tip, "", "del")
+        return _unit_view(u, tip, inner, tag="mark")
 
-    out = []
+    out: list[dict] = []
     for s in segments:
-        inner = _emit(text, s.start, s.end, units, points, render).strip()
         law = laws.get(s.law_id) if s.law_id else None
+        start = _number_end(text, law) if law is not None and law.start == s.start else s.start
+        pieces = _strip_pieces(_pieces(text, start, s.end, units, points, render))
         if law is None:
-            if inner:
-                cls = "heading" if s.kind == "heading" else "other"
-                out.append(f'<p class="seg {cls}" data-seg-kind="{esc(s.kind)}">{inner}</p>')
+            if pieces:
+                out.append({"law": None, "kind": s.kind, "cls": "heading" if s.kind == "heading" else "other",
+                            "pieces": pieces})
             continue
-        info = []
-        ls = _links_of(law.id, links)
-        if ls:
-            info.append('<h4>Aligned laws</h4><ul class="aligned">'
-                        + "".join(_link_item(k, law_by_id[o], "../", config) for k, o in ls if o in law_by_id) + "</ul>")
-        else:
-            info.append('<p class="nolink">No aligned law in another witness.</p>')
-        rows = rules_of.get(law.id, [])
-        if rows:
-            info.append("<h4>Ruling and citations (rule table)</h4>" + "".join(_rule_html(x) for x in rows))
-        else:
-            info.append('<p class="norule">No row of the rule table cites this law.</p>')
         pages = ", ".join(law.pages)
         meta = " · ".join(x for x in (
             f"id {law.id}", f"printed “{law.printed}”" if law.printed else "number not printed",
             f"page {pages}" if pages else "", "fragment" if not law.complete else "",
             f"boundary confidence {_conf(law.confidence)}") if x)
-        out.append(
-            f'<section class="law" id="{esc(law.id)}" data-law-id="{esc(law.id)}" lang="{esc(law.lang)}">'
-            f'<p class="lawtext"><a class="lawlabel" href="#{esc(law.id)}" title="{esc(meta)}">{esc(law_label(law))}</a> {inner}</p>'
-            f'<details class="info"><summary>Ruling and aligned laws</summary>{"".join(info)}</details></section>'
-        )
-    return "\n".join(out)
+        out.append({"law": {
+            "id": law.id, "lang": law.lang, "label": law_label(law), "meta": meta,
+            "links": [_link_view(k, law_by_id[o], "../", config) for k, o in _links_of(law.id, links) if o in law_by_id],
+            "rules": [_rule_view(x, law_by_id, "../") for x in rules_of.get(law.id, [])],
+            "cite": _citation(r, law, edition, config),
+            "downloads": _downloads(r.witness.id, "../../"),
+            "tables": [{"href": "../../" + t, "name": t} for t in config.tables],
+        }, "pieces": pieces})
+    return out
 
 
 def diplomatic_units(cleaned, config: SiteConfig = SiteConfig()) -> list[_Unit]:
@@ -659,15 +794,15 @@ def diplomatic_units(cleaned, config: SiteConfig = SiteConfig()) -> list[_Unit]:
     return merged
 
 
-def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> str:
+def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> list[dict]:
     cleaned, seg = r.cleaned, r.segmented
     raw = cleaned.raw
     c2r, _ = offset_maps(raw, cleaned.corrections)
     units = diplomatic_units(cleaned, config)
     # page breaks without a printed line: a marker at their raw position
-    points = [(p.raw_start, _page_marker(p, "diplomatic")) for p in cleaned.page_breaks if p.raw_end <= p.raw_start]
+    points = [(p.raw_start, _page_marker(p)) for p in cleaned.page_breaks if p.raw_end <= p.raw_start]
 
-    def render(u: _Unit, inner: str) -> str:
+    def render(u: _Unit, inner: str) -> dict:
         kinds = {c.kind for c in u.corrections}
         if u.pages or kinds & set(config.layout_kinds):
             cls = "fw"
@@ -685,12 +820,11 @@ def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> str:
         if u.flags:
             tip_parts.append(_correction_tip(_Unit(u.start, u.end, flags=u.flags), "printed", inner))
         tip_parts += [_page_tip(p) for p in u.pages]
-        tip = "\n".join(tip_parts)
-        page = ""
+        view = _unit_view(u, "\n".join(tip_parts), inner, cls)
         if u.pages:
             p = u.pages[0]
-            page = f' data-page="{esc(p.page)}" data-label="{esc(f"p. {p.page}" if p.page else "page break")}"'
-        return f"<span {_unit_attrs(u, tip, cls)}{page}>{esc(inner)}</span>"
+            view["page"], view["page_label"] = p.page, (f"p. {p.page}" if p.page else "page break")
+        return view
 
     # segments tile the cleaned text; their raw spans tile the raw text
     segs = list(seg.segments)
@@ -700,17 +834,14 @@ def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> str:
         a, b = bounds[i], bounds[i + 1]
         if b < a:
             continue
-        inner = _emit(raw, a, b, units, points, render)
         s = segs[i] if segs else None
-        if s is not None and s.law_id:
-            out.append(f'<span class="dlaw" data-law-id="{esc(s.law_id)}">{inner}</span>')
-        else:
-            out.append(f'<span class="dseg">{inner}</span>')
-    return "".join(out)
+        out.append({"law_id": s.law_id if s is not None else None,
+                    "pieces": _pieces(raw, a, b, units, points, render)})
+    return out
 
 
 def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig) -> str:
+                  rules_of: Mapping[str, list], config: SiteConfig, edition: EditionInfo = EditionInfo()) -> str:
     w = r.witness
     meta_rows = [
         ("Game", _game_title(w.game, config)), ("Language", _lang_title(w.lang, config)), ("Kind", w.kind),
@@ -719,38 +850,38 @@ def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
         ("Laws", len(r.segmented.laws)), ("Corrections", len(r.cleaned.corrections)),
         ("Flagged for review", len(r.cleaned.flags)), ("Page breaks", len(r.cleaned.page_breaks)),
     ]
-    meta = "".join(f"<dt>{esc(k)}</dt><dd>{esc(v)}</dd>" for k, v in meta_rows if v not in ("", None))
     kinds: dict[str, int] = defaultdict(int)
     for c in r.cleaned.corrections:
         kinds[c.kind] += 1
-    kind_list = ", ".join(f"{esc(k)} {n}" for k, n in sorted(kinds.items()))
-    body = (
-        f'<h1>{esc(w.id)}: {esc(w.title)}</h1>\n'
-        f'<p><a href="../index.html#game-{esc(w.game)}">← synoptic table of {esc(_game_title(w.game, config))}</a></p>\n'
-        f'<details class="witness-meta"><summary>About this witness</summary><dl>{meta}</dl>'
-        f'<p>Corrections by kind: {kind_list or "none"}</p></details>\n'
-        '<div class="viewbar"><button type="button" id="view-toggle" aria-pressed="false" aria-controls="reading diplomatic">'
-        'Show diplomatic view</button> <span id="view-name" aria-live="polite">Reading view</span></div>\n'
-        '<p class="legend"><mark class="corr">repaired word</mark> <span class="flag">flagged for review</span> '
-        '<span class="pb" data-label="p. 10"></span> page break · hover or focus (Tab) a marked word for details</p>\n'
-        f'<article id="reading" class="view reading" lang="{esc(w.lang)}" aria-label="Reading view">\n'
-        f"{_reading_view(r, links, law_by_id, rules_of, config)}\n</article>\n"
-        f'<article id="diplomatic" class="view diplomatic" lang="{esc(w.lang)}" aria-label="Diplomatic view" hidden>'
-        f'<pre class="dipl">{_diplomatic_view(r, config)}</pre></article>'
-    )
-    return _page(f"{w.id}: {w.title}", body, "../", config, "witness")
+    view = {
+        "id": w.id, "title": w.title, "game": w.game, "game_title": _game_title(w.game, config), "lang": w.lang,
+        "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
+        "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
+    }
+    view["downloads"] = _downloads(w.id, "../../")
+    view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
+    return _render("witness.html", title=f"{w.id}: {w.title}", site_title=config.title, prefix="../",
+                   page_class="witness", w=view,
+                   reading=_reading_view(r, links, law_by_id, rules_of, config, edition),
+                   diplomatic=_diplomatic_view(r, config))
 
 
 def render_site(results: Sequence[WitnessResult], links: Sequence[Link], rules: Mapping | Sequence | None = None,
-                config: SiteConfig = SiteConfig()) -> dict[str, bytes]:
-    """The static site: {relative path under outputs/site/: bytes} (pure and deterministic)."""
+                config: SiteConfig = SiteConfig(), *, glossary: Sequence = (), edition: EditionInfo = EditionInfo(),
+                data_files: Sequence[str] = ()) -> dict[str, bytes]:
+    """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
+
+    ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
+    ``edition`` names the edition in the "cite this law" boxes; ``data_files`` (paths relative to
+    outputs/, e.g. ``figures/x.svg``, ``datapackage.json``) are linked from the index's data section."""
     law_by_id = {law.id: law for r in results for law in r.segmented.laws}
     links = sorted(links, key=lambda k: (k.game, k.a, k.b))
     rules_of = rules_by_law(rules, law_by_id)
     out: dict[str, bytes] = {}
-    out["index.html"] = _index_html(results, links, law_by_id, config).encode("utf-8")
+    out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
     for r in results:
-        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config).encode("utf-8")
+        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config,
+                                                            edition).encode("utf-8")
     for name in ASSET_FILES:
         out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
     return out

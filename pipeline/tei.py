@@ -57,13 +57,13 @@ import hashlib
 import importlib.util
 import io
 import os
+import pickle
 import re
-import shutil
 import tempfile
+import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from xml.sax.saxutils import escape as xml_escape, quoteattr
 
 from lxml import etree
 
@@ -86,6 +86,61 @@ class TeiError(PipelineError):
 
 
 @dataclass(frozen=True)
+class Editor:
+    name: str
+    resp: str
+    ref: str = ""  # a pointer ("#pipeline") when the editor is declared in the header
+
+
+@dataclass(frozen=True)
+class EditionInfo:
+    """The edition as a publication (``corpus/edition.toml``; the defaults describe an unnamed build)."""
+
+    title: str = "Laws of card games: a digital edition"
+    version: str = ""
+    date: str = ""  # ISO date of this edition version ("" : not stated)
+    publisher: str = ""
+    pub_place: str = ""
+    base_url: str = ""  # where the edition is published, ending in "/" ("" : relative paths only)
+    id_prefix: str = "cardlaws"
+    licence_name: str = ""
+    licence_url: str = ""
+    editors: tuple[Editor, ...] = ()
+    correction_kinds: tuple[tuple[str, str], ...] = ()  # kind -> what it means (the taxonomy of corr/@type)
+
+    def idno(self, path: str) -> tuple[str, str]:
+        """(idno/@type, value) of a file of the edition (``tei/fr-000.xml``)."""
+        if self.base_url:
+            return "URI", self.base_url + path
+        return self.id_prefix, f"{self.id_prefix}:{path}"
+
+
+def load_edition(corpus_dir: str | os.PathLike) -> EditionInfo:
+    """``corpus/edition.toml`` read into an EditionInfo (defaults when the file is absent)."""
+    path = Path(corpus_dir) / "edition.toml"
+    if not path.is_file():
+        return EditionInfo()
+    try:
+        data = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError) as e:
+        raise TeiError(f"{path}: cannot read the edition's description ({e})") from None
+    lic = data.get("licence") or {}
+    try:
+        return EditionInfo(
+            title=str(data.get("title", EditionInfo.title)), version=str(data.get("version", "")),
+            date=str(data.get("date", "")), publisher=str(data.get("publisher", "")),
+            pub_place=str(data.get("pub_place", "")), base_url=str(data.get("base_url", "")),
+            id_prefix=str(data.get("id_prefix", "cardlaws")),
+            licence_name=str(lic.get("name", "")), licence_url=str(lic.get("url", "")),
+            editors=tuple(Editor(str(e["name"]), str(e.get("resp", "")), str(e.get("ref", "")))
+                          for e in data.get("editor", [])),
+            correction_kinds=tuple((str(k), str(v)) for k, v in (data.get("correction_kinds") or {}).items()),
+        )
+    except (KeyError, TypeError, AttributeError) as e:
+        raise TeiError(f"{path}: malformed edition description ({e!r})") from None
+
+
+@dataclass(frozen=True)
 class BuildInfo:
     """What the TEI change log says about the build.  Deterministic: never the wall clock.
 
@@ -97,17 +152,20 @@ class BuildInfo:
     build: str
     date: str = ""
     resp: str = "#pipeline"  # what corr/reg/@resp point to; the header declares the id
+    edition: EditionInfo = EditionInfo()  # who publishes the edition, under which licence
 
     @classmethod
-    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "") -> "BuildInfo":
-        """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``."""
+    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "",
+                   edition: EditionInfo = EditionInfo()) -> "BuildInfo":
+        """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``; its date is
+        ``date`` or, without one, the edition's."""
         if not digest:
             h = hashlib.sha256()
             for p in parts:
                 h.update(p if isinstance(p, bytes) else p.encode("utf-8"))
                 h.update(b"\0")
             digest = h.hexdigest()[:12]
-        return cls(version=version, build=digest, date=date)
+        return cls(version=version, build=digest, date=date or edition.date, edition=edition)
 
     @property
     def resp_id(self) -> str:
@@ -133,6 +191,15 @@ class TeiConfig:
     omit_debris_lines: bool = True  # drop whole lines of web debris from the TEI (noted in the header)
     indent: str = "  "
     max_split: int = 200  # longest reading text of one layout correction tried at every split point
+    # witnesses of these kinds were read by OCR: their repairs are OCR misreadings (app/lem/rdg[@wit='#ocr']),
+    # not errors of the page (choice/sic/corr)
+    ocr_kinds: tuple[str, ...] = ("ocr",)
+    # link kinds of the alignment -> the TEI link type: words that claim a correspondence, not a descent
+    # (that one text translates or edits the other is more than the scores show)
+    link_types: tuple[tuple[str, str], ...] = (
+        ("same_text", "same_source"), ("translation", "parallel_other_language"),
+        ("edition", "parallel_same_language"), ("same_code", "parallel_same_language"),
+    )
 
 
 # --------------------------------------------------------------------------- small helpers
@@ -289,9 +356,10 @@ def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
 class _Enc:
     """Encodes one correction group as TEI nodes (str or elements)."""
 
-    def __init__(self, build: BuildInfo, config: TeiConfig):
+    def __init__(self, build: BuildInfo, config: TeiConfig, ocr: bool = False):
         self.build = build
         self.config = config
+        self.ocr = ocr  # repairs are OCR misreadings: app/lem/rdg, not sic/corr
         self.rend_of = dict(config.hyphens)
         self.footnote = re.compile(config.footnote_pattern)
 
@@ -314,6 +382,8 @@ class _Enc:
         kind = next((c.kind for c in corrs if c.kind != "whitespace"), corrs[0].kind) if corrs else "normalisation"
         conf = min((c.confidence for c in corrs), default=1.0)
         method = corrs[0].method if corrs else ""
+        if self.ocr:
+            return self.app(d, r, kind, method, conf)
         ch = _el("choice")
         sic = _sub(ch, "sic")
         m = self.footnote.fullmatch(d)
@@ -326,6 +396,27 @@ class _Enc:
             attrs["subtype"] = _word(method)
         _sub(ch, "corr", attrs, _safe_xml_text(r) or None)
         return ch
+
+    def app(self, d: str, r: str, kind: str, method: str, conf: float) -> etree._Element:
+        """An OCR misreading: the page's reading in lem, the OCR's in rdg[@wit='#ocr'].  A line-end
+        hyphen that the OCR kept inside its line is read as the page prints it: lb[@break='no']."""
+        attrs = {"type": _word(kind)}
+        if method:
+            attrs["subtype"] = _word(method)
+        app = _el("app", attrs)
+        lem = _sub(app, "lem", {"resp": self.build.resp, "cert": cert_level(conf, self.config)})
+        hy = d.strip()
+        if kind == "hyphenation" and r == "" and hy and "\n" not in d:
+            lem.append(_el("lb", {"break": "no", "rend": self.rend_of[hy]} if hy in self.rend_of else {"break": "no"}))
+        else:
+            lem.text = _safe_xml_text(r) or None
+        rdg = _sub(app, "rdg", {"wit": "#ocr"})
+        m = self.footnote.fullmatch(d)
+        if m and kind == "debris":
+            _sub(rdg, "ref", {"type": "footnote", "n": m.group(1)}, d)
+        else:
+            rdg.text = _safe_xml_text(d) or None
+        return app
 
     def plain(self, d: str, r: str, corrs) -> tuple[list, int]:
         """Nodes for a diplomatic/reading pair without page breaks, and how many fallbacks it took."""
@@ -543,237 +634,197 @@ def _forest(wraps: list[_Wrap]) -> list[_Wrap]:
     return roots
 
 
-class _WitnessWriter:
-    def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
-        self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
-        self.enc = _Enc(build, config)
-        self.toks = _tokens(cleaned, config)
-        self.by_id = {law.id: law for law in segmented.laws}
-        self.flag_notes: list[tuple[str, object]] = []
-        self.omitted = [t for t in self.toks if t.kind == "omit"]
-        self.emitted_ids: dict[str, int] = {}
+XML_MODEL = (("href", "https://www.tei-c.org/release/xml/tei/custom/schema/relaxng/tei_all.rng"),
+             ("type", "application/xml"), ("schematypens", "http://relaxng.org/ns/structure/1.0"))
 
-    # ---- segments
-    def _segments(self):
-        text = self.c.text
-        segs = sorted(self.s.segments, key=lambda g: (g.start, g.end))
-        pos = 0
-        for g in segs:
-            if g.start != pos or g.end < g.start:
-                raise TeiError(f"witness {self.c.witness_id}: segments do not tile the cleaned text at offset {pos}")
-            pos = g.end
-        if pos != len(text):
-            raise TeiError(f"witness {self.c.witness_id}: segments end at {pos}, the cleaned text at {len(text)}")
-        return segs
 
-    def _assign(self, segs) -> list[list[int]]:
-        """Token indexes per segment, in order (zero-width deletions go left, page breaks right)."""
-        starts = [g.start for g in segs]
-        out: list[list[int]] = [[] for _ in segs]
-        if not segs:
-            return out
-        import bisect
+def _xml_model(root: etree._Element) -> None:
+    """The ``<?xml-model?>`` processing instruction before the root: the schema the file is valid against."""
+    root.addprevious(etree.ProcessingInstruction("xml-model", " ".join(f'{k}="{v}"' for k, v in XML_MODEL)))
 
-        def at(x: int) -> int:
-            return max(0, min(len(segs) - 1, bisect.bisect_right(starts, x) - 1))
 
-        cur = 0
-        for k, t in enumerate(self.toks):
-            if t.ce > t.cs:
-                s = at(t.cs)
-            elif t.pbs or t.kind == "pb" or t.cs == 0:
-                s = at(t.cs)
-            else:
-                s = at(t.cs - 1)
-            cur = max(cur, s)
-            out[cur].append(k)
-        return out
-
-    # ---- build
-    def build(self) -> bytes:
-        w = self.w
-        root = _el("TEI")
-        root.set(XML_LANG, "en")
-        root.set("n", w.id)
-        root.append(self.header())
-        text = _sub(root, "text")
-        text.set(XML_LANG, w.lang)
-        body = _sub(text, "body")
-        self.body(body)
-        if not len(body):
-            _sub(body, "p")
-        if self.flag_notes:
-            back = _sub(text, "back")
-            div = _sub(back, "div", {"type": "flags"})
-            _sub(div, "head", text="Words left as printed and flagged for review")
-            lst = _sub(div, "list")
-            for fid, f in self.flag_notes:
-                item = _sub(lst, "item")
-                _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
-                cands = ", ".join(f.candidates)
-                item[-1].tail = _safe_xml_text(
-                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
-                    + (f"; {f.reason}" if f.reason else ""))
-        return serialize(root, self.cfg)
-
-    def header(self) -> etree._Element:
-        w, b, c = self.w, self.b, self.c
-        h = _el("teiHeader")
-        fd = _sub(h, "fileDesc")
-        ts = _sub(fd, "titleStmt")
-        _sub(ts, "title", text=w.title or w.id)
-        if w.author:
-            _sub(ts, "author", text=w.author)
+def _title_stmt(parent: etree._Element, title: str, b: BuildInfo, author: str = "") -> None:
+    ed = b.edition
+    ts = _sub(parent, "titleStmt")
+    _sub(ts, "title", {"type": "main"}, title)
+    _sub(ts, "title", {"type": "sub"}, ed.title)
+    if author:
+        _sub(ts, "author", text=author)
+    for e in ed.editors:
+        if not e.ref:
+            _sub(ts, "editor", text=e.name)
+    for e in ed.editors or (Editor("digitization pipeline", "automatic cleaning, segmentation and TEI encoding",
+                                   b.resp),):
         rs = _sub(ts, "respStmt")
-        _sub(rs, "resp", text="Automatic transcription cleaning, segmentation and TEI encoding")
-        _sub(rs, "name", {"ref": b.resp}, "digitization pipeline")
-        ps = _sub(fd, "publicationStmt")
-        _sub(ps, "p", text=f"Generated from witness {w.id} ({w.file}) by the card-game laws digitization pipeline, "
-                           f"version {b.version}, build {b.build}. Rebuilt byte for byte from the raw text.")
-        sd = _sub(fd, "sourceDesc")
-        bibl = _sub(sd, "bibl")
-        _sub(bibl, "title", text=w.title or w.id)
-        if w.author:
-            _sub(bibl, "author", text=w.author)
-        if w.year is not None:
-            _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
-        if w.page:
-            _sub(bibl, "biblScope", {"unit": "page", "from": w.page}, f"from p. {w.page}")
-        if w.source:
-            _sub(bibl, "idno", {"type": "source"}, w.source)
-        _sub(bibl, "idno", {"type": "witness"}, w.id)
-        _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
-        if w.note:
-            _sub(bibl, "note", text=w.note)
+        _sub(rs, "resp", text=e.resp or "editing")
+        _sub(rs, "name", {"ref": e.ref} if e.ref else {}, e.name)
 
-        ed = _sub(h, "encodingDesc")
-        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
-        app.set(XML_ID, b.resp_id)
-        _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
-        dec = _sub(ed, "editorialDecl")
-        corr = _sub(dec, "correction", {"method": "markup"})
-        _sub(corr, "p", text="OCR errors repaired by the pipeline are marked choice/sic/corr with the printed form in "
-                             "sic; corr/@cert is high, medium or low from the repair's confidence, corr/@type the kind "
-                             "of repair and corr/@subtype the method. Removed debris characters have an empty corr. Words "
-                             "left as printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
-        n_omit = len(self.omitted)
-        if n_omit:
-            where = "; ".join(f"raw {t.rs}-{t.re}" for t in self.omitted)
-            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-                 f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
-        else:
-            _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-                 "No web-page debris lines were found; nothing was omitted.")
-        norm = _sub(dec, "normalization", {"method": "markup"})
-        _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
-                             "given as choice/orig/reg. Typographic normalisation (Unicode NFC, quotes, spacing) is "
-                             "marked like other repairs.")
-        hy = _sub(dec, "hyphenation", {"eol": "some"})
-        _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
-                           "hyphen (hyphen = '-'); a line break read as a space is lb. Running heads and page numbers "
-                           "are pb followed by fw, where they fall in the text.")
-        seg = _sub(dec, "segmentation")
-        _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
-                            "(type rule); xml:id is the law id, @n its number; the printed number is num/@value.")
-        pd = _sub(h, "profileDesc")
-        lu = _sub(pd, "langUsage")
-        _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
-        if w.lang != "en":
-            _sub(lu, "language", {"ident": "en"}, "English (header)")
-        rd = _sub(h, "revisionDesc")
-        attrs = {"who": b.resp, "n": b.version}
-        if b.date:
-            attrs["when"] = b.date
-        _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
-                                  f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
-                                  f"{len(self.s.laws)} laws.")
-        return h
 
-    def body(self, body: etree._Element) -> None:
-        segs = self._segments()
-        per_seg = self._assign(segs)
-        stack: list[tuple[str, etree._Element]] = []
-        section: etree._Element | None = None
-        self.last_block: etree._Element | None = None
-        self.pending: list[int] = []  # whitespace tokens waiting for the first block
+def _publication_stmt(parent: etree._Element, b: BuildInfo, path: str) -> None:
+    ed = b.edition
+    ps = _sub(parent, "publicationStmt")
+    _sub(ps, "publisher", text=ed.publisher or "unpublished build of the cardlaws pipeline")
+    if ed.pub_place:
+        _sub(ps, "pubPlace", text=ed.pub_place)
+    if b.date:
+        _sub(ps, "date", {"when": b.date}, b.date)
+    av = _sub(ps, "availability", {"status": "free" if ed.licence_url else "unknown"})
+    if ed.licence_url:
+        _sub(av, "licence", {"target": ed.licence_url}, ed.licence_name or ed.licence_url)
+    else:
+        _sub(av, "p", text="No licence is stated for this build.")
+    kind, value = ed.idno(path)
+    _sub(ps, "idno", {"type": _word(kind)}, value)
+    if ed.version:
+        _sub(ps, "idno", {"type": "version"}, ed.version)
 
-        def container():
-            return stack[-1][1] if stack else (section if section is not None else body)
 
-        for g, idx in zip(segs, per_seg):
-            if not idx:
-                continue
-            law = self.by_id.get(g.law_id) if g.law_id else None
-            if g.kind in LAW_KINDS and law is not None:
-                chain = _ancestors(law, self.by_id)
-                k = 0
-                while k < len(stack) and k < len(chain) and stack[k][0] == chain[k]:
-                    k += 1
-                del stack[k:]
-                if k == len(chain):  # the law's div is open already: continue its last paragraph
-                    self.blocks(stack[-1][1], idx, law, continuing=True)
-                    continue
-                for lid in chain[k:]:
-                    stack.append((lid, self.open_div(container(), self.by_id[lid])))
-                self.blocks(stack[-1][1], idx, law)
-            elif g.kind == "heading":
-                stack.clear()
-                section = _sub(body, "div", {"type": "section"})
-                head = _sub(section, "head")
-                self.fill(head, idx, None)
-                self.last_block = head
+def _taxonomies(parent: etree._Element, b: BuildInfo, used: Mapping[str, set[str]]) -> None:
+    """classDecl: one taxonomy per attribute whose values the file uses (each value a category)."""
+    if not any(used.values()):
+        return
+    kinds = dict(b.edition.correction_kinds)
+    cd = _sub(parent, "classDecl")
+    for attr, what in (("type", "Kinds of repair (corr/@type, app/@type, reg/@type)"),
+                       ("subtype", "Methods that decided a repair (corr/@subtype, app/@subtype)")):
+        if not used.get(attr):
+            continue
+        tax = _sub(cd, "taxonomy")
+        tax.set(XML_ID, f"taxonomy.{attr}")
+        _sub(_sub(tax, "desc"), "label", text=what)
+        for value in sorted(used[attr]):
+            cat = _sub(tax, "category")
+            cat.set(XML_ID, f"{attr}.{_ncname(value)}")
+            desc = _sub(cat, "catDesc")
+            _sub(desc, "term", text=value)
+            if attr == "type":
+                _append_text(desc, ": " + kinds.get(value, "modern form of a historical spelling" if value == "modern"
+                                                     else "a kind of repair of the pipeline"))
             else:
-                if all(self.toks[k].kind in ("char", "omit") and not self.toks[k].text.strip() for k in idx):
-                    if self.last_block is not None:
-                        self.fill(self.last_block, idx, None)
-                    else:
-                        self.pending.extend(idx)
-                    continue
-                stack.clear()
-                div = _sub(section if section is not None else body, "div", {"type": _word(g.kind, "other")})
-                self.blocks(div, idx, None)
+                _append_text(desc, ": the repair was decided by the pipeline's method of this name")
 
-    def open_div(self, parent: etree._Element, law: Law) -> etree._Element:
-        attrs = {"type": law.kind if law.kind in LAW_KINDS else "law", "n": div_n(law)}
-        div = _sub(parent, "div", attrs)
-        count = self.emitted_ids.get(law.id, 0) + 1
-        self.emitted_ids[law.id] = count
-        if count == 1:
-            div.set(XML_ID, law.id)
-        else:  # a law interrupted by other material: its next part points back
-            prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
-            div.set(XML_ID, f"{law.id}.part-{count}")
-            div.set("prev", "#" + prev)
-        return div
 
-    def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
-        """Paragraphs of one segment, split after blank lines that the cleaner kept."""
-        paras: list[list[int]] = [[]]
-        for n, k in enumerate(idx):
-            paras[-1].append(k)
-            t = self.toks[k]
-            if t.kind == "char" and t.text == "\n" and n + 1 < len(idx):
-                # blank line: this newline follows another newline (spaces between allowed)
-                j = len(paras[-1]) - 2
-                while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
-                    j -= 1
-                rest = idx[n + 1:]
-                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
-                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
-                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
-                    paras.append([])
-        for pi, para in enumerate(paras):
-            if not para:
-                continue
-            if continuing and pi == 0 and self.last_block is not None:
-                p = self.last_block
-            else:
-                p = _sub(div, "p")
-            if self.pending:
-                para = self.pending + para
-                self.pending = []
-            self.fill(p, para, law if pi == 0 else None)
-            self.last_block = p
+def _ncname(s: str) -> str:
+    """A string usable as (part of) an xml:id."""
+    return re.sub(r"[^\w.-]", "_", s)
+
+
+def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok],
+                    used: Mapping[str, set[str]], ocr: bool) -> etree._Element:
+    """The teiHeader of a witness file: what the edition is, from what, and how it is encoded."""
+    h = _el("teiHeader")
+    fd = _sub(h, "fileDesc")
+    _title_stmt(fd, w.title or w.id, b, w.author)
+    _publication_stmt(fd, b, f"tei/{witness_file(w.id)}")
+    sd = _sub(fd, "sourceDesc")
+    bibl = _sub(sd, "bibl")
+    _sub(bibl, "title", text=w.title or w.id)
+    if w.author:
+        _sub(bibl, "author", text=w.author)
+    if w.place:
+        _sub(bibl, "pubPlace", text=w.place)
+    if w.publisher:
+        _sub(bibl, "publisher", text=w.publisher)
+    if w.year is not None:
+        _sub(bibl, "date", {"when": f"{w.year:04d}"}, str(w.year))
+    if w.page:
+        _sub(bibl, "biblScope", {"unit": "page", "from": w.page}, f"from p. {w.page}")
+    if w.source:
+        _sub(bibl, "idno", {"type": "source"}, w.source)
+    _sub(bibl, "idno", {"type": "witness"}, w.id)
+    _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
+    missing = [x for x, v in (("place", w.place), ("publisher", w.publisher), ("date", w.year), ("author", w.author)) if not v]
+    if missing:
+        _sub(bibl, "note", {"type": "unknown"}, "Not identified in the source file: " + ", ".join(missing) + ".")
+    if w.derived_from:
+        rel = _sub(bibl, "relatedItem", {"type": "derivedFrom", "target": witness_file(w.derived_from)})
+        _sub(rel, "bibl", text=f"witness {w.derived_from}")
+        _sub(bibl, "note", {"type": "derivation"},
+             f"Made from witness {w.derived_from}" + (f" by {w.made_by}" if w.made_by else "") + ".")
+    if w.note:
+        _sub(bibl, "note", text=w.note)
+    if ocr:
+        lw = _sub(sd, "listWit")
+        wit = _sub(lw, "witness", text=f"The OCR output of the scan ({w.file}): its misreadings are rdg[@wit='#ocr'].")
+        wit.set(XML_ID, "ocr")
+
+    ed = _sub(h, "encodingDesc")
+    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
+    app.set(XML_ID, b.resp_id)
+    _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
+    dec = _sub(ed, "editorialDecl")
+    corr = _sub(dec, "correction", {"method": "markup"})
+    if ocr:
+        _sub(corr, "p", text="This text was read by OCR. What the OCR misread is not an error of the page, so it is not "
+                             "sic: each repair is an app whose lem is the reading of the page and whose rdg[@wit='#ocr'] "
+                             "is what the OCR gave; app/@type is the kind of repair, app/@subtype the method, lem/@cert "
+                             "high, medium or low from the repair's confidence. Removed debris has an empty lem. "
+                             "Errors of the printed page itself are choice/sic/corr. Words left as printed but doubtful "
+                             "are seg[@type='flag'], listed with their candidates in back.")
+    else:
+        _sub(corr, "p", text="The text was transcribed or made, not read by OCR, so an error in it is an error of the "
+                             "source: each repair is choice/sic/corr with the source's form in sic; corr/@cert is high, "
+                             "medium or low from the repair's confidence, corr/@type the kind of repair and "
+                             "corr/@subtype the method. Removed debris characters have an empty corr. Words left as "
+                             "printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
+    n_omit = len(omitted)
+    if n_omit:
+        where = "; ".join(f"raw {t.rs}-{t.re}" for t in omitted)
+        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+             f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
+    else:
+        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
+             "No web-page debris lines were found; nothing was omitted.")
+    norm = _sub(dec, "normalization", {"method": "markup"})
+    _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
+                         "given as choice/orig/reg. Current British spellings (favourable, honour) are not "
+                         "regularised. Typographic normalisation (Unicode NFC, quotes, spacing) is marked like other "
+                         "repairs.")
+    hy = _sub(dec, "hyphenation", {"eol": "some"})
+    _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
+                       "hyphen (hyphen = '-'); a line break read as a space is lb. Where the OCR kept a line-end hyphen "
+                       "inside its line, the lb is the lem of an app whose rdg[@wit='#ocr'] is the OCR's form. Running "
+                       "heads and page numbers are pb followed by fw, where they fall in the text; the first page "
+                       "has a pb at the start of the body.")
+    seg = _sub(dec, "segmentation")
+    _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
+                        "(type rule); xml:id is the law id, @n its number as read; the number as printed is the "
+                        "div's head (num/@value the number as read).")
+    _taxonomies(ed, b, used)
+    pd = _sub(h, "profileDesc")
+    lu = _sub(pd, "langUsage")
+    _sub(lu, "language", {"ident": w.lang}, LANGUAGE_NAMES.get(w.lang, w.lang))
+    if w.lang != "en":
+        _sub(lu, "language", {"ident": "en"}, "English (header)")
+    rd = _sub(h, "revisionDesc")
+    attrs = {"who": b.resp, "n": b.version}
+    if b.date:
+        attrs["when"] = b.date
+    _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
+                              f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
+                              f"{len(s.laws)} laws.")
+    return h
+
+
+class _Content:
+    """The mixed content of blocks: tokens as text and correction markup, with the num / reg / flag /
+    footnote wrappers around them.  Collects the flagged words for the back matter."""
+
+    def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig, ocr: bool = False):
+        self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
+        self.enc = _Enc(build, config, ocr=ocr)
+        self.flag_notes: list[tuple[str, object]] = []
+
+    def number_cut(self, idx: list[int], law: Law) -> int | None:
+        """How many of the tokens idx (consecutive) end with the law's printed number (None: no number)."""
+        if law.kind not in LAW_KINDS or not idx:
+            return None
+        lo, hi = idx[0], idx[-1] + 1
+        for end in _number_prefix(self.c.text, law):
+            r = _range(self.toks, lo, hi, law.start, end, clean=True)
+            if r:
+                return r[1] - lo
+        return None
 
     def fill(self, parent: etree._Element, idx: list[int], law: Law | None) -> None:
         """Mixed content of one block: tokens idx (consecutive), with num/reg/flag/ref wrappers."""
@@ -842,7 +893,6 @@ class _WitnessWriter:
             k += 1
         flush()
 
-    # ---- wrapper factories
     def _num_maker(self, law: Law):
         def make(parent):
             attrs = {"type": law.kind}
@@ -874,6 +924,192 @@ class _WitnessWriter:
         return make
 
 
+class _Structure:
+    """The divisions of the body: one div per law / clause / rule (nested as the laws are), sections
+    for headings, paragraphs split at blank lines; their content is left to ``_Content``."""
+
+    def __init__(self, cleaned: Cleaned, segmented: Segmented, toks: list[_Tok], content: _Content):
+        self.c, self.s, self.toks, self.content = cleaned, segmented, toks, content
+        self.by_id = {law.id: law for law in segmented.laws}
+        self.emitted_ids: dict[str, int] = {}
+
+    # ---- segments
+    def _segments(self):
+        text = self.c.text
+        segs = sorted(self.s.segments, key=lambda g: (g.start, g.end))
+        pos = 0
+        for g in segs:
+            if g.start != pos or g.end < g.start:
+                raise TeiError(f"witness {self.c.witness_id}: segments do not tile the cleaned text at offset {pos}")
+            pos = g.end
+        if pos != len(text):
+            raise TeiError(f"witness {self.c.witness_id}: segments end at {pos}, the cleaned text at {len(text)}")
+        return segs
+
+    def _assign(self, segs) -> list[list[int]]:
+        """Token indexes per segment, in order (zero-width deletions go left, page breaks right)."""
+        starts = [g.start for g in segs]
+        out: list[list[int]] = [[] for _ in segs]
+        if not segs:
+            return out
+        import bisect
+
+        def at(x: int) -> int:
+            return max(0, min(len(segs) - 1, bisect.bisect_right(starts, x) - 1))
+
+        cur = 0
+        for k, t in enumerate(self.toks):
+            if t.ce > t.cs:
+                s = at(t.cs)
+            elif t.pbs or t.kind == "pb" or t.cs == 0:
+                s = at(t.cs)
+            else:
+                s = at(t.cs - 1)
+            cur = max(cur, s)
+            out[cur].append(k)
+        return out
+
+    def body(self, body: etree._Element) -> None:
+        segs = self._segments()
+        per_seg = self._assign(segs)
+        stack: list[tuple[str, etree._Element]] = []
+        section: etree._Element | None = None
+        self.last_block: etree._Element | None = None
+        self.pending: list[int] = []  # whitespace tokens waiting for the first block
+
+        def container():
+            return stack[-1][1] if stack else (section if section is not None else body)
+
+        for g, idx in zip(segs, per_seg):
+            if not idx:
+                continue
+            law = self.by_id.get(g.law_id) if g.law_id else None
+            if g.kind in LAW_KINDS and law is not None:
+                chain = _ancestors(law, self.by_id)
+                k = 0
+                while k < len(stack) and k < len(chain) and stack[k][0] == chain[k]:
+                    k += 1
+                del stack[k:]
+                if k == len(chain):  # the law's div is open already: continue its last paragraph
+                    self.blocks(stack[-1][1], idx, law, continuing=True)
+                    continue
+                for lid in chain[k:]:
+                    stack.append((lid, self.open_div(container(), self.by_id[lid])))
+                self.blocks(stack[-1][1], idx, law)
+            elif g.kind == "heading":
+                stack.clear()
+                section = _sub(body, "div", {"type": "section"})
+                head = _sub(section, "head")
+                self.content.fill(head, idx, None)
+                self.last_block = head
+            else:
+                if all(self.toks[k].kind in ("char", "omit") and not self.toks[k].text.strip() for k in idx):
+                    if self.last_block is not None:
+                        self.content.fill(self.last_block, idx, None)
+                    else:
+                        self.pending.extend(idx)
+                    continue
+                stack.clear()
+                div = _sub(section if section is not None else body, "div", {"type": _word(g.kind, "other")})
+                self.blocks(div, idx, None)
+
+    def open_div(self, parent: etree._Element, law: Law) -> etree._Element:
+        attrs = {"type": law.kind if law.kind in LAW_KINDS else "law", "n": div_n(law)}
+        div = _sub(parent, "div", attrs)
+        count = self.emitted_ids.get(law.id, 0) + 1
+        self.emitted_ids[law.id] = count
+        if count == 1:
+            div.set(XML_ID, law.id)
+        else:  # a law interrupted by other material: its next part points back
+            prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
+            div.set(XML_ID, f"{law.id}.part-{count}")
+            div.set("prev", "#" + prev)
+        return div
+
+    def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
+        """Paragraphs of one segment, split after blank lines that the cleaner kept."""
+        paras: list[list[int]] = [[]]
+        for n, k in enumerate(idx):
+            paras[-1].append(k)
+            t = self.toks[k]
+            if t.kind == "char" and t.text == "\n" and n + 1 < len(idx):
+                # blank line: this newline follows another newline (spaces between allowed)
+                j = len(paras[-1]) - 2
+                while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
+                    j -= 1
+                rest = idx[n + 1:]
+                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
+                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
+                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
+                    paras.append([])
+        for pi, para in enumerate(paras):
+            if not para:
+                continue
+            if self.pending:
+                para = self.pending + para
+                self.pending = []
+            if continuing and pi == 0 and self.last_block is not None:
+                p = self.last_block
+            else:
+                if pi == 0 and law is not None:  # the number as printed is the law's head
+                    cut = self.content.number_cut(para, law)
+                    if cut:
+                        head = _sub(div, "head", {"n": div_n(law)})
+                        self.content.fill(head, para[:cut], law)
+                        self.last_block = head
+                        para = para[cut:]
+                        law = None  # its number is in the head
+                        if not para:
+                            continue
+                p = _sub(div, "p")
+            self.content.fill(p, para, law if pi == 0 else None)
+            self.last_block = p
+
+
+class _WitnessWriter:
+    """One witness file: header, body structure and content, back matter (each its own job above)."""
+
+    def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
+        self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
+        self.toks = _tokens(cleaned, config)
+        self.content = _Content(cleaned, self.toks, build, config, ocr=witness.kind in config.ocr_kinds)
+        self.structure = _Structure(cleaned, segmented, self.toks, self.content)
+        self.omitted = [t for t in self.toks if t.kind == "omit"]
+
+    def build(self) -> bytes:
+        w = self.w
+        root = _el("TEI")
+        root.set(XML_LANG, "en")
+        root.set("n", w.id)
+        text = _sub(root, "text")
+        text.set(XML_LANG, w.lang)
+        body = _sub(text, "body")
+        _sub(body, "pb", {"n": w.page} if w.page else {})  # the first page (later pages: where they break)
+        self.structure.body(body)
+        if len(body) == 1:
+            _sub(body, "p")
+        if self.content.flag_notes:
+            back = _sub(text, "back")
+            div = _sub(back, "div", {"type": "flags"})
+            _sub(div, "head", text="Words left as printed and flagged for review")
+            lst = _sub(div, "list")
+            for fid, f in self.content.flag_notes:
+                item = _sub(lst, "item")
+                _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
+                cands = ", ".join(f.candidates)
+                item[-1].tail = _safe_xml_text(
+                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
+                    + (f"; {f.reason}" if f.reason else ""))
+        used: dict[str, set[str]] = {"type": set(), "subtype": set()}
+        for e in text.iter(T + "corr", T + "app", T + "reg"):
+            for attr in used:
+                if e.get(attr):
+                    used[attr].add(e.get(attr))
+        root.insert(0, _witness_header(w, self.b, self.c, self.s, self.omitted, used, self.content.enc.ocr))
+        _xml_model(root)
+        return serialize(root, self.cfg)
+
+
 def witness_tei(witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo,
                 config: TeiConfig = TeiConfig()) -> bytes:
     """The TEI document of one witness (UTF-8 bytes, deterministic)."""
@@ -897,10 +1133,11 @@ def law_pointer(law_id: str, witness_id: str) -> str:
 
 @dataclass(frozen=True)
 class LinkFragments:
-    """One part of the alignment file, formatted: per (game, kind) group, the ``link`` elements and
-    the ``certainty`` elements (UTF-8 bytes, in the order the file lists them), and the link count."""
+    """One part of the alignment file, as data: per (game, kind) group, the attributes of its ``link``
+    elements and of its ``certainty`` elements (with the ``desc`` text), in the order the file lists
+    them, and the link count.  ``AlignmentsWriter`` turns them into elements."""
 
-    groups: tuple[tuple[tuple[str, str], bytes, bytes], ...]
+    groups: tuple[tuple[tuple[str, str], tuple[dict[str, str], ...], tuple[tuple[dict[str, str], str], ...]], ...]
     count: int
 
 
@@ -911,34 +1148,59 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
     missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
     if missing:
         raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
-    unit = config.indent
     used: dict[str, int] = {}
-    groups: dict[tuple[str, str], tuple[list[str], list[str]]] = {}
+    groups: dict[tuple[str, str], tuple[list[dict[str, str]], list[tuple[dict[str, str], str]]]] = {}
+    types = dict(config.link_types)
     for k in sorted(links, key=lambda k: (k.game, k.kind, k.a, k.b, k.score)):
-        kind = _word(k.kind)
+        kind = _word(types.get(k.kind, k.kind))
         lid = f"link.{kind}.{k.a}--{k.b}"
         used[lid] = used.get(lid, 0) + 1
         if used[lid] > 1:
             lid = f"{lid}.{used[lid]}"
         cert = cert_level(k.score, config)
         target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
-        out = groups.setdefault((k.game, k.kind), ([], []))
-        out[0].append(f'{unit * 3}<link target={quoteattr(target)} cert="{cert}" xml:id={quoteattr(lid)}/>\n')
+        out = groups.setdefault((k.game, kind), ([], []))
+        out[0].append({"target": target, "cert": cert, XML_ID: lid})
         desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
-        out[1].append(f'{unit * 2}<certainty target={quoteattr("#" + lid)} locus="location" cert="{cert}" degree="{_degree(k.score)}">\n'
-                      f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n")
-    return LinkFragments(tuple((g, "".join(a).encode("utf-8"), "".join(b).encode("utf-8")) for g, (a, b) in groups.items()),
-                         len(links))
+        out[1].append(({"target": "#" + lid, "locus": "location", "cert": cert, "degree": _degree(k.score)}, desc))
+    return LinkFragments(tuple((g, tuple(a), tuple(b)) for g, (a, b) in groups.items()), len(links))
+
+
+def _spool_records(spool, records: Sequence) -> None:
+    pickle.dump(tuple(records), spool, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_records(spool):
+    spool.seek(0)
+    while True:
+        try:
+            chunk = pickle.load(spool)
+        except EOFError:
+            return
+        yield from chunk
+
+
+def _stream(xf, e: etree._Element) -> None:
+    """Write the element ``e`` (with its content, without its tail) through ``xf`` as nested elements,
+    so that the namespaces declared by the enclosing ``xf.element`` are not declared again."""
+    with xf.element(e.tag, dict(e.attrib)):
+        if e.text:
+            xf.write(e.text)
+        for ch in e:
+            _stream(xf, ch)
+            if ch.tail:
+                xf.write(ch.tail)
 
 
 class AlignmentsWriter:
     """The stand-off alignment file, written from links given part by part.
 
-    A large library has millions of links: they are never held together. ``add`` formats each part's
-    links into one spool per link group (SpooledTemporaryFile: memory while small, disk beyond);
-    ``write`` streams the header, the groups and the certainty elements into a file. Within a group
-    the links of a part are sorted by (law a, law b, score); parts keep the order they were added in.
-    ``alignments_tei`` is the same writer over one part.
+    A large library has millions of links: they are never held together. ``add`` keeps each part's
+    links as records in one spool per link group (SpooledTemporaryFile: memory while small, disk
+    beyond); ``write`` streams the header, the groups and the certainty elements into a file with
+    ``lxml.etree.xmlfile``, one element at a time. Within a group the links of a part are sorted by
+    (law a, law b, score); parts keep the order they were added in. ``alignments_tei`` is the same
+    writer over one part.
     """
 
     SPOOL_BYTES = 4 * 2**20
@@ -957,26 +1219,21 @@ class AlignmentsWriter:
         self.add_fragments(link_fragments(links, witness_of, self.config))
 
     def add_fragments(self, fragments: "LinkFragments") -> None:
-        """Add one part formatted beforehand (``link_fragments``, for example on a worker)."""
+        """Add one part made beforehand (``link_fragments``, for example on a worker)."""
         for group, links, certs in fragments.groups:
             spool = self._groups.get(group)
             if spool is None:
                 spool = self._groups[group] = (
                     tempfile.SpooledTemporaryFile(self.SPOOL_BYTES), tempfile.SpooledTemporaryFile(self.SPOOL_BYTES))
-            spool[0].write(links)
-            spool[1].write(certs)
+            _spool_records(spool[0], links)
+            _spool_records(spool[1], certs)
         self.links += fragments.count
 
-    def write(self, out, build: BuildInfo) -> None:
-        """Write the whole file to the binary file object ``out``."""
-        root = _el("TEI")
-        root.set(XML_LANG, "en")
-        root.set("n", "alignments")
-        h = _sub(root, "teiHeader")
+    def header(self, build: BuildInfo) -> etree._Element:
+        h = _el("teiHeader")
         fd = _sub(h, "fileDesc")
-        _sub(_sub(fd, "titleStmt"), "title", text="Alignments of the laws across witnesses")
-        _sub(_sub(fd, "publicationStmt"), "p",
-             text=f"Generated by the card-game laws digitization pipeline, version {build.version}, build {build.build}.")
+        _title_stmt(fd, "Alignments of the laws across witnesses", build)
+        _publication_stmt(fd, build, "tei/alignments.xml")
         sd = _sub(fd, "sourceDesc")
         lw = _sub(sd, "listWit")
         for wid in sorted(self._witnesses):
@@ -992,33 +1249,65 @@ class AlignmentsWriter:
         _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
         _sub(ed, "p", text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
                            "as <witness>.xml#<law id>; link/@cert is high, medium or low; the exact score (0..1) and the "
-                           "evidence are in a certainty element whose @target points to the link.")
+                           "evidence are in a certainty element whose @target points to the link. The kinds say how "
+                           "two laws correspond, never that one descends from the other: same_source (two readings of "
+                           "one printed source), parallel_other_language (corresponding provisions in two languages), "
+                           "parallel_same_language (corresponding provisions of two sources in one language).")
         rd = _sub(h, "revisionDesc")
         attrs = {"who": build.resp, "n": build.version}
         if build.date:
             attrs["when"] = build.date
         _sub(rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {self.links} links.")
-        so = _sub(root, "standOff")
+        return h
+
+    def write(self, out, build: BuildInfo) -> None:
+        """Write the whole file to the binary file object ``out``."""
+        header = self.header(build)
         if not self._groups:
+            root = _el("TEI")
+            root.set(XML_LANG, "en")
+            root.set("n", "alignments")
+            root.append(header)
             # standOff needs content: an empty link group would be invalid, so say so in a note
-            _sub(so, "listAnnotation").append(_el("note", text="No alignment links in this build."))
+            _sub(_sub(root, "standOff"), "listAnnotation").append(_el("note", text="No alignment links in this build."))
+            _xml_model(root)
             out.write(serialize(root, self.config))
             return
-        head, sep, tail = serialize(root, self.config).partition(b"<standOff/>")
-        assert sep, "the skeleton has an empty standOff"
         unit = self.config.indent
-        out.write(head + b"<standOff>\n")
-        groups = sorted(self._groups.items())
-        for (game, kind), (links, _) in groups:
-            g, t = _word(game), _word(kind)
-            out.write(f'{unit * 2}<linkGrp type="{t}" subtype="{g}" xml:id="links.{g}.{t}">\n'.encode("utf-8"))
-            links.seek(0)
-            shutil.copyfileobj(links, out)
-            out.write(f"{unit * 2}</linkGrp>\n".encode("utf-8"))
-        for _, (_, certs) in groups:
-            certs.seek(0)
-            shutil.copyfileobj(certs, out)
-        out.write(f"{unit}</standOff>".encode("utf-8") + tail)
+        _indent(header, 1, unit)
+        with etree.xmlfile(out, encoding="UTF-8") as xf:
+            xf.write_declaration()
+            root = _el("TEI")
+            _xml_model(root)
+            xf.write(root.getprevious())
+            with xf.element(T + "TEI", {XML_LANG: "en", "n": "alignments"}, nsmap={None: TEI_NS, "xml": XML_NS}):
+                xf.write("\n" + unit)
+                _stream(xf, header)
+                xf.write("\n" + unit)
+                with xf.element(T + "standOff"):
+                    groups = sorted(self._groups.items())
+                    types = dict(self.config.link_types)
+                    for (game, kind), (links, _) in groups:
+                        g, t = _word(game), _word(types.get(kind, kind))
+                        xf.write("\n" + unit * 2)
+                        with xf.element(T + "linkGrp", {"type": t, "subtype": g, XML_ID: f"links.{g}.{t}"}):
+                            for attrs in _read_records(links):
+                                xf.write("\n" + unit * 3)
+                                with xf.element(T + "link", attrs):
+                                    pass
+                            xf.write("\n" + unit * 2)
+                    for _, (_, certs) in groups:
+                        for attrs, desc in _read_records(certs):
+                            xf.write("\n" + unit * 2)
+                            with xf.element(T + "certainty", attrs):
+                                xf.write("\n" + unit * 3)
+                                with xf.element(T + "desc"):
+                                    xf.write(desc)
+                                xf.write("\n" + unit * 2)
+                    xf.write("\n" + unit)
+                xf.write("\n")
+            xf.flush()
+        out.write(b"\n")
 
     def close(self) -> None:
         for a, b in self._groups.values():
@@ -1063,7 +1352,8 @@ STRUCTURAL = {
     "TEI", "teiHeader", "fileDesc", "titleStmt", "respStmt", "publicationStmt", "sourceDesc", "bibl", "listWit",
     "encodingDesc", "appInfo", "application", "editorialDecl", "correction", "normalization", "hyphenation",
     "segmentation", "profileDesc", "langUsage", "revisionDesc", "text", "body", "back", "div", "list",
-    "standOff", "linkGrp", "certainty", "listAnnotation",
+    "standOff", "linkGrp", "certainty", "listAnnotation", "classDecl", "taxonomy", "category", "availability",
+    "relatedItem",
 }
 
 
@@ -1084,8 +1374,7 @@ def _indent(e: etree._Element, level: int, unit: str) -> None:
 
 def serialize(root: etree._Element, config: TeiConfig = TeiConfig()) -> bytes:
     _indent(root, 0, config.indent)
-    body = etree.tostring(root, encoding="UTF-8", xml_declaration=False)
-    return b'<?xml version="1.0" encoding="UTF-8"?>\n' + body + b"\n"
+    return etree.tostring(root.getroottree(), encoding="UTF-8", xml_declaration=True) + b"\n"
 
 
 # --------------------------------------------------------------------------- reading
@@ -1152,6 +1441,11 @@ def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, st
             r, d = _views(kids["orig"], hyph, skip)
             return r, d
         raise TeiError("choice without sic/corr or orig/reg")
+    if tag == "app":  # an OCR misreading: the page's reading in lem, the OCR's in rdg
+        kids = {_local(c): c for c in e if isinstance(c.tag, str)}
+        r = _views(kids["lem"], hyph, skip)[0] if "lem" in kids else ""
+        d = _views(kids["rdg"], hyph, skip)[1] if "rdg" in kids else ""
+        return r, d
     if tag == "lb":
         rend = e.get("rend")
         if rend and rend not in hyph:

@@ -35,3 +35,22 @@ def fresh_build(tmp_path_factory):
     out = tmp_path_factory.mktemp("outputs")
     report = build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
     return out, report
+
+
+# the one headless Chromium of a test session (Playwright allows one sync driver per process): the site's
+# browser tests and the TEI rendering through CETEIcean share it
+@pytest.fixture(scope="session")
+def browser():
+    assert Path("/usr/bin/chromium").is_file(), (
+        "Chromium is missing: install Debian's package (apt-get install -y chromium); `make test` does it"
+    )
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        b = pw.chromium.launch(
+            executable_path="/usr/bin/chromium",
+            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+        )
+        yield b
+        b.close()

@@ -176,17 +176,26 @@ def test_hyphen_across_the_page_break_is_an_lb_break_no(fr_fragment):
 def test_each_repaired_word_shows_its_printed_form(fr_fragment):
     cleaned, _, data = fr_fragment
     doc = etree.fromstring(data)
-    pairs = {(c.findtext("t:sic", default="", namespaces=NS), c.findtext("t:corr", default="", namespaces=NS),
-              c.find("t:corr", NS).get("type"), c.find("t:corr", NS).get("cert"))
-             for c in doc.iter(f"{{{TEI_NS}}}choice") if c.find("t:sic", NS) is not None}
+    # an OCR witness: what the OCR misread is app/rdg[@wit='#ocr'], the page's reading lem (never sic:
+    # the page did not print it)
+    assert all(next(s.iterancestors(f"{{{TEI_NS}}}fw"), None) is not None  # only the running head's normal form
+               for s in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}sic"))
+    pairs = {(a.findtext("t:rdg", default="", namespaces=NS), a.findtext("t:lem", default="", namespaces=NS),
+              a.get("type"), a.find("t:lem", NS).get("cert"))
+             for a in doc.iter(f"{{{TEI_NS}}}app")}
+    assert all(a.find("t:rdg", NS).get("wit") == "#ocr" for a in doc.iter(f"{{{TEI_NS}}}app"))
+    assert doc.find(".//t:sourceDesc/t:listWit/t:witness", NS).get(XML_ID) == "ocr"
     for c in cleaned.corrections:
         if c.kind in ("hyphenation", "running_head"):
             continue
         assert (c.before, c.after, c.kind, cert_level(c.confidence)) in pairs, c
-    # the printed law number is kept inside num, with the number as read in @value
-    num = doc.find(".//t:div[@n='10']/t:p/t:num", NS)
-    assert num.get("value") == "10" and num.findtext("t:choice/t:sic", namespaces=NS) == "io»."
-    assert doc.find(".//t:div[@n='11']/t:p/t:num", NS).text == "11."
+    # the printed law number is the law's head (num, with the number as read in @value and head/@n)
+    head = doc.find(".//t:div[@n='10']/t:head", NS)
+    num = head.find("t:num", NS)
+    assert head.get("n") == "10" and num.get("value") == "10"
+    assert num.findtext("t:app/t:rdg", namespaces=NS) == "io»."
+    assert doc.find(".//t:div[@n='11']/t:head/t:num", NS).text == "11."
+    assert doc.find(".//t:div[@n='11']/t:p/t:num", NS) is None
 
 
 def test_flag_is_marked_and_listed(fr_fragment):
@@ -203,17 +212,18 @@ def test_fragment_round_trips(fr_fragment):
     assert back.reading_text == cleaned.text
     assert back.diplomatic_text == cleaned.raw
     assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
-    assert back.pages == (("10", "DE L'ÉCARTÉ."),)
+    assert back.pages == (("9", ""), ("10", "DE L'ÉCARTÉ."))  # the first page, then the break
     assert back.lang == "fr" and back.witness_id == "fr-000"
 
 
 def test_output_is_deterministic_and_pretty_without_touching_text(fr_fragment):
     cleaned, segmented, data = fr_fragment
     assert witness_tei(FR_WITNESS, cleaned, segmented, BUILD) == data
-    assert data.startswith(b'<?xml version="1.0" encoding="UTF-8"?>\n<TEI xmlns="http://www.tei-c.org/ns/1.0"')
+    assert data.startswith(b"<?xml version='1.0' encoding='UTF-8'?>\n<?xml-model href=")  # lxml's own declaration
+    assert b'schematypens="http://relaxng.org/ns/structure/1.0"?><TEI xmlns="http://www.tei-c.org/ns/1.0"' in data
     assert b"\n    <teiHeader>" not in data and b"\n  <teiHeader>" in data
     # no whitespace was added between the parts of a word
-    assert b"<choice><sic>taloq</sic><corr" in data
+    assert re.search(rb'<app [^>]*><lem [^>]*>[^<]*</lem><rdg wit="#ocr">taloq</rdg></app>', data)
 
 
 def test_header_describes_witness_policy_and_build(fr_fragment):
@@ -319,7 +329,7 @@ def test_alignments_file(fr_fragment, schemas):
     assert_valid(data, schemas)
     doc = etree.fromstring(data)
     groups = doc.findall("t:standOff/t:linkGrp", NS)
-    assert [(g.get("type"), g.get("subtype")) for g in groups] == [("translation", "ecarte")]
+    assert [(g.get("type"), g.get("subtype")) for g in groups] == [("parallel_other_language", "ecarte")]
     first = groups[0].find("t:link", NS)
     assert first.get("target") == "fr-000.xml#ecarte.fr-000.law-10 en-7.xml#ecarte.en-7.law-10"
     assert first.get("cert") == "medium" and groups[0].findall("t:link", NS)[1].get("cert") == "low"
@@ -478,7 +488,7 @@ def test_property_round_trip_and_validity(schemas, case):
     assert back.diplomatic_text == replay(cleaned.raw, tuple(
         Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in debris))
     assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
-    assert len(back.pages) == len(cleaned.page_breaks)
+    assert len(back.pages) == len(cleaned.page_breaks) + 1  # the first page has a pb too
     assert_valid(data, schemas[:1])
     assert check_edition({"gen-1.xml": data}) == []
 
@@ -536,3 +546,70 @@ def test_seed_fr000_law_10(seeds):
     assert "DE L'ÉCARTÉ." in [c.text for c in pb.getnext().iter(f"{{{TEI_NS}}}corr")]
     xml = etree.tostring(law10, encoding="unicode")
     assert re.search(r'car<lb break="no"[^>]*/>(<pb[^>]*/>|<fw[^>]*>.*?</fw>|<lb[^>]*/>)*tes', xml)
+
+
+# ----------------------------------------------------------------------------- header and encoding (issue 20)
+
+from pipeline.tei import EditionInfo, Editor, load_edition  # noqa: E402
+
+
+def test_header_has_editors_publication_licence_bibl_taxonomy_and_schema(fr_fragment):
+    edition = load_edition(ROOT / "corpus")
+    build = BuildInfo.for_inputs("0.0-test", "", "code", edition=edition)
+    cleaned, segmented, _ = fr_fragment
+    data = witness_tei(FR_WITNESS, cleaned, segmented, build)
+    assert b"<?xml-model href=" in data.split(b"<TEI", 1)[0]
+    doc = etree.fromstring(data)
+    h = doc.find("t:teiHeader", NS)
+    ts = h.find("t:fileDesc/t:titleStmt", NS)
+    assert [e.text for e in ts.findall("t:editor", NS)] and len(ts.findall("t:respStmt", NS)) >= 2
+    ps = h.find("t:fileDesc/t:publicationStmt", NS)
+    assert ps.findtext("t:publisher", namespaces=NS) == edition.publisher
+    assert ps.find("t:date", NS).get("when") == edition.date
+    assert ps.find("t:availability/t:licence", NS).get("target") == edition.licence_url
+    assert ps.findtext("t:idno", namespaces=NS).endswith("tei/fr-000.xml")
+    assert h.find("t:revisionDesc/t:change", NS).get("when") == edition.date
+    bibl = h.find("t:fileDesc/t:sourceDesc/t:bibl", NS)
+    assert bibl.find("t:biblScope", NS).get("from") == "9"
+    # every corr/app/reg @type and @subtype used in the text is a category of the taxonomy
+    declared = {(t.get(XML_ID).split(".")[1], c.findtext("t:catDesc/t:term", namespaces=NS))
+                for t in h.iterfind(".//t:classDecl/t:taxonomy", NS) for c in t.iterfind("t:category", NS)}
+    used = {(attr, e.get(attr)) for tag in ("corr", "app", "reg") for e in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}{tag}")
+            for attr in ("type", "subtype") if e.get(attr)}
+    assert used and used <= declared, used - declared
+    # the first page has a pb at the start of the body
+    assert doc.find("t:text/t:body", NS)[0].tag == f"{{{TEI_NS}}}pb" and doc.find("t:text/t:body/t:pb", NS).get("n") == "9"
+
+
+def test_transcription_repairs_are_sic_corr_and_derived_witness_is_described():
+    raw = "1. He must take the lowes card.\n"
+    corrections = edits(raw, [("lowes", "lowest", "spelling", 0.95)])
+    text = replay(raw, corrections)
+    w = Witness(id="en-9m", file="raw/x.txt", game="ecarte", lang="en", kind="modernized", title="t",
+                derived_from="en-9", made_by="a language model")
+    law = Law("ecarte.en-9m.law-1", "en-9m", "ecarte", "en", "law", 1, "1.", "1", 0, 0, len(text) - 1,
+              "He must take the lowest card.")
+    data = witness_tei(w, Cleaned("en-9m", raw, text, corrections),
+                       Segmented("en-9m", (law,), (Segment("law", 0, len(text), law.id),)), BUILD)
+    doc = etree.fromstring(data)
+    assert doc.find(".//t:app", NS) is None
+    assert doc.findtext(".//t:choice/t:sic", namespaces=NS) == "lowes"
+    bibl = doc.find(".//t:sourceDesc/t:bibl", NS)
+    assert bibl.find("t:relatedItem", NS).get("target") == "en-9.xml"
+    assert "a language model" in bibl.findtext("t:note[@type='derivation']", namespaces=NS)
+
+
+def test_british_spellings_are_not_regularised():
+    hist = (ROOT / "corpus" / "lexicon" / "historical_en.txt").read_text(encoding="utf-8")
+    regs = dict(line.split("\t")[:2] for line in hist.splitlines() if "\t" in line and not line.startswith("#"))
+    for british in ("favourable", "favour", "honour"):
+        assert british not in regs
+
+
+def test_link_types_claim_no_descent(fr_fragment):
+    laws = [Law("ecarte.fr-000.law-10", "fr-000", "ecarte", "fr", "law", 10, "10.", "10", 0, 0, 1, "x"),
+            Law("ecarte.en-9.law-1", "en-9", "ecarte", "en", "law", 1, "1.", "1", 0, 0, 1, "y")]
+    data = alignments_tei([Link("ecarte", laws[0].id, laws[1].id, 0.5, "translation", "e")], laws, BUILD)
+    doc = etree.fromstring(data)
+    types = {g.get("type") for g in doc.iter(f"{{{TEI_NS}}}linkGrp")}
+    assert types and not types & {"translation", "edition"}

@@ -1,0 +1,99 @@
+"""The edition's TEI read by the field's own tools: two RELAX NG validators (lxml and Debian's jing)
+against tei_all (P5 4.10.2), and CETEIcean (the TEI community's browser library, from npm) rendering
+every file in Chromium."""
+from __future__ import annotations
+
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+from lxml import etree
+
+from pipeline.tei import TEI_NS, validate
+
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMA = ROOT.parent / "shared" / "schemas" / "tei_all.rng"
+JING = shutil.which("jing") or "/usr/bin/jing"
+CETEI = ROOT / "node_modules" / "CETEIcean" / "dist" / "CETEI.js"
+CHROMIUM = Path("/usr/bin/chromium")
+
+
+@pytest.fixture(scope="module")
+def tei_files(fresh_build) -> list[Path]:
+    out, _ = fresh_build
+    files = sorted((out / "tei").glob("*.xml"))
+    assert len(files) >= 8  # five witnesses, alignments, a collation per game
+    return files
+
+
+def test_every_tei_file_validates_with_lxml(tei_files):
+    assert SCHEMA.is_file()
+    for p in tei_files:
+        assert validate(p.read_bytes(), SCHEMA) == [], p.name
+
+
+def test_every_tei_file_validates_with_jing(tei_files):
+    assert Path(JING).is_file(), "jing is missing: apt-get install jing (`make test` does it)"
+    run = subprocess.run([JING, str(SCHEMA), *map(str, tei_files)], capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout + run.stderr
+    # jing does report an invalid file (the test would pass on a validator that accepts everything otherwise)
+    bad = tei_files[0].parent / "bad.xml"
+    bad.write_bytes(tei_files[0].read_bytes().replace(b"<teiHeader>", b"<teiHeader><bogus/>", 1))
+    try:
+        run = subprocess.run([JING, str(SCHEMA), str(bad)], capture_output=True, text=True, timeout=300)
+        assert run.returncode != 0 and "bogus" in run.stdout
+    finally:
+        bad.unlink()
+
+
+RENDER = """async (xml) => {
+  const c = new CETEI();
+  const dom = await c.makeHTML5(xml);
+  document.body.appendChild(dom);
+  const q = (s) => Array.from(document.querySelectorAll(s));
+  const shown = (el) => el.getClientRects().length > 0;
+  return {
+    laws: q('tei-div[type="law"], tei-div[type="rule"], tei-div[type="clause"]').length,
+    heads: q('tei-div[type="law"] > tei-head').filter(shown).map(e => e.textContent.trim()),
+    pbs: q('tei-pb').length,
+    apps: q('tei-text tei-app').length,
+    choices: q('tei-text tei-choice').length,
+    lems: q('tei-text tei-app > tei-lem').map(e => e.textContent),
+    links: q('tei-link').length,
+    text: document.body.innerText.length,
+  };
+}"""
+
+
+@pytest.mark.integration
+def test_every_tei_file_renders_through_ceteicean(browser, tei_files, tmp_path):
+    assert CETEI.is_file(), "CETEIcean is missing: npm ci (`make test` does it)"
+    host = tmp_path / "host.html"  # a page from disk (CETEIcean uses the page's sessionStorage)
+    host.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><script src='{CETEI.as_uri()}'></script>"
+                    "</head><body></body></html>", encoding="utf-8")
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    seen = {}
+    for p in tei_files:
+        page.goto(host.as_uri())
+        got = page.evaluate(RENDER, p.read_text("utf-8"))
+        doc = etree.parse(str(p))
+        t = f"{{{TEI_NS}}}"
+        assert got["text"] > 0, p.name
+        if p.name.startswith(("alignments", "collation")):
+            assert got["links"] == len(list(doc.iter(t + "link"))), p.name
+            assert got["apps"] == len(list(doc.iter(t + "app"))), p.name
+        else:
+            # laws, page breaks and corrections appear as the TEI has them
+            assert got["laws"] == sum(1 for d in doc.iter(t + "div") if d.get("type") in ("law", "rule", "clause")), p.name
+            assert got["pbs"] == len(list(doc.iter(t + "pb"))) >= 1, p.name
+            assert got["apps"] + got["choices"] == len(list(doc.find(t + "text").iter(t + "app", t + "choice"))), p.name
+            assert all(h for h in got["heads"]), p.name
+        seen[p.stem] = got
+    page.close()
+    assert not errors, errors
+    # the OCR witnesses show their repairs, the laws their printed numbers as heads
+    assert seen["en-003"]["apps"] > 0 and "celui" in seen["fr-000"]["lems"]
+    assert len(seen["en-003"]["heads"]) == 15

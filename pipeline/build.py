@@ -781,7 +781,10 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     from .rules import first_suggestions
 
     tables = _Tables(staging)
+    from .collate import collation_files, witness_readings
+
     slims: list[_Slim] = []
+    readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
     processed, cached = [], []
     stage: dict[str, float] = {}
     with mapper:
@@ -798,6 +801,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             staging.write(f"tei/{wid}.xml", b.tei)
             tables.add(b)
             laws = StoredLaws.put(staging.dir / ".laws", wid, r.segmented.laws)  # (not an output: never committed)
+            readings.update(witness_readings(r))  # each law as its witness gives it, for the collation
             slims.append(_Slim(r.witness, laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
                                len(r.cleaned.flags), r if opts.site else None))
             if len(jobs) <= 50:
@@ -842,9 +846,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     _log(opts, "[4/5] rule table")
     laws = [law for s in slims for law in s.laws]
-    from .collate import collation_files
-
-    for rel, data in collation_files([s.result for s in slims], same_lang, build_info).items():
+    for rel, data in collation_files(laws, same_lang, readings, build_info).items():
         staging.write(rel, data)
     for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
                                   rule_resources).items():

@@ -7,7 +7,7 @@ Public API::
     witness_readings(result) -> {law id: text}               # each law as its witness gives it
     collation_pairs(laws, links) -> list[(Link, Law, Law)]   # the same-language links to collate, per game
     collation_tei(game, pairs, readings, build) -> bytes     # outputs/tei/collation-<game>.xml
-    collation_files(results, links, build) -> {"tei/collation-<game>.xml": bytes}
+    collation_files(laws, links, readings, build) -> {"tei/collation-<game>.xml": bytes}
 
 Two laws aligned across editions of one text (an OCR and its modernized reading, two printings of one
 code) are collated token by token, each *as its witness gives it*: the raw text of the law with only
@@ -207,15 +207,11 @@ def _text(parent, s: str) -> None:
         parent.text = (parent.text or "") + s
 
 
-def collation_files(results: Sequence[WitnessResult], links: Sequence[Link], build: BuildInfo) -> Mapping[str, bytes]:
-    """``tei/collation-<game>.xml`` for every game that has laws."""
-    laws = [law for r in results for law in r.segmented.laws]
+def collation_files(laws: Sequence[Law], links: Sequence[Link], readings: Mapping[str, str],
+                    build: BuildInfo) -> Mapping[str, bytes]:
+    """``tei/collation-<game>.xml`` for every game that has laws (``readings``: ``witness_readings`` of
+    the witnesses, law id -> text; a law without one is collated on its reading text)."""
     pairs = collation_pairs(laws, links)
-    wanted = {law.witness_id for _, a, b in pairs for law in (a, b)}
-    readings: dict[str, str] = {}
-    for r in results:
-        if r.witness.id in wanted:
-            readings.update(witness_readings(r))
     games = sorted({law.game for law in laws})
     return {f"tei/collation-{_word(g)}.xml": collation_tei(g, [p for p in pairs if p[0].game == g], readings, build)
             for g in games}

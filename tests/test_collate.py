@@ -7,11 +7,10 @@ import pytest
 from lxml import etree
 
 from pipeline.collate import collate, tokens
-from pipeline.tei import TEI_NS, check_edition, read_tei, validate
+from pipeline.tei import TEI_NS, check_edition, validate
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}
-XML_ID = "{http://www.w3.org/XML/1998/namespace}id"
 
 
 def _lcs(a, b) -> int:

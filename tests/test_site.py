@@ -506,3 +506,18 @@ def test_browser_every_law_has_a_cite_box_and_downloads(browser, real_site):
         for h in set(hrefs):
             assert (wp.parent / h).resolve().is_file(), h  # the TEI, the text, the table exist beside the site
         page.close()
+
+
+@pytest.mark.integration
+def test_browser_witness_headers_stay_visible_deep_in_the_table(browser, real_site):
+    page, dialogs, errors = _open(browser, real_site / "index.html", viewport={"width": 1400, "height": 800})
+    wrap = page.locator("section.game[data-game='ecarte'] .table-wrap")
+    wrap.scroll_into_view_if_needed()
+    wrap.evaluate("el => { el.scrollTop = el.scrollHeight; }")  # deep in the table
+    page.wait_for_timeout(100)
+    th = page.locator("section.game[data-game='ecarte'] thead th[data-witness='en-003']").bounding_box()
+    box = wrap.bounding_box()
+    assert wrap.evaluate("el => el.scrollTop") > 0
+    assert th is not None and abs(th["y"] - box["y"]) <= 2, (th, box)  # stuck to the top of the scrolled table
+    assert not dialogs and not errors
+    page.close()

@@ -60,7 +60,7 @@ def _cmd_add(args: argparse.Namespace) -> int:
 
 
 def _cmd_clean(args: argparse.Namespace) -> int:
-    from .clean import CleanConfig, clean_lines, clean_text, explain_text, explanation, resources_for
+    from .clean import REGISTRY, CleanConfig, clean_lines, explain_text, explanation, removed_lines, resources_for
     from .files import decode_text
 
     data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
@@ -72,17 +72,47 @@ def _cmd_clean(args: argparse.Namespace) -> int:
             raise PipelineError("--explain explains the cleaning of the whole text: leave out --lines")
         cleaned, log = explain_text(text, args.lang, resources, config)
         sys.stdout.write("".join(line + "\n" for line in explanation(cleaned, log)))
-    elif args.lines:
+        return 0
+    # progress on a terminal for a large input (tqdm writes to stderr; nothing when piped or --quiet)
+    show = not args.quiet and sys.stderr.isatty() and len(text) >= PROGRESS_MIN_CHARS
+    if args.lines:
         lines = text.split("\n")
         if lines and lines[-1] == "":
             lines = lines[:-1]
-        out = clean_lines(lines, args.lang, resources, config)
+        if show:
+            from tqdm import tqdm
+
+            lines = tqdm(lines, desc="clean", unit="line", file=sys.stderr)
+        out = [t for line in lines for t in clean_lines([line], args.lang, resources, config)]
         sys.stdout.write("".join(line + "\n" for line in out))
-    else:
-        sys.stdout.write(clean_text(text, args.lang, resources, config))
-        if not text.endswith("\n"):
-            sys.stdout.write("\n")
+        return 0
+    bar = None
+    if show:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(REGISTRY), desc="clean", unit="pass", file=sys.stderr)
+
+    def step(name: str) -> None:
+        if bar is not None:
+            bar.set_postfix_str(name)
+            bar.update()
+
+    cleaned, _log = explain_text(text, args.lang, resources, config, step if bar is not None else None)
+    if bar is not None:
+        bar.close()
+    sys.stdout.write(cleaned.text)
+    if not text.endswith("\n"):
+        sys.stdout.write("\n")
+    gone = removed_lines(cleaned)
+    if gone:
+        # nothing is dropped silently: each removed line is a Correction with its reason (--explain lists them)
+        shown = "; ".join(f"line {n}: {why}" for n, why in gone[:3]) + ("; ..." if len(gone) > 3 else "")
+        print(f"clean: removed {len(gone)} line{'s' if len(gone) != 1 else ''} ({shown}); --explain lists every change",
+              file=sys.stderr)
     return 0
+
+
+PROGRESS_MIN_CHARS = 100_000  # inputs this long show a progress bar on a terminal
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -143,6 +173,7 @@ def make_parser() -> argparse.ArgumentParser:
                    help="card-game lexicon and witness rules (domain), word lists and OCR data only (general), "
                         "or domain only when the text is mostly card-game terms (auto, the default)")
     c.add_argument("--general", action="store_true", help="the same as --resources general")
+    c.add_argument("--quiet", action="store_true", help="no progress display")
     c.add_argument("--explain", action="store_true",
                    help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text")
     c.set_defaults(func=_cmd_clean)

@@ -14,10 +14,10 @@ from .config import CleanConfig
 from .phrases import _phrase_ngrams
 from .registry import REGISTRY
 from .resources import DEFAULT_CORPUS, PROJECT_ROOT, CleanResources, card_game_share, general_resources, load_resources, resources_for
-from .stage import PassChange, PassLog, clean, clean_explained, clean_lines, clean_text, explain_text, explanation
+from .stage import PassChange, PassLog, clean, clean_explained, clean_lines, clean_text, explain_text, explanation, removed_lines
 
 __all__ = [
     "CleanConfig", "CleanResources", "DEFAULT_CORPUS", "PROJECT_ROOT", "PassChange", "PassLog", "REGISTRY", "_phrase_ngrams",
-    "card_game_share", "clean", "clean_explained", "clean_lines", "clean_text", "explain_text", "explanation", "general_resources",
+    "card_game_share", "clean", "clean_explained", "clean_lines", "clean_text", "explain_text", "explanation", "general_resources", "removed_lines",
     "load_resources", "resources_for",
 ]

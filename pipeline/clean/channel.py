@@ -240,7 +240,9 @@ class CandidateSearch:
     def accent_variants(self, lw: str) -> list[str]:
         """Known words (any frequency) that differ from ``lw`` only by accents: one letter changed within its
         accent group, or all accents dropped."""
-        out = set()
+        out: set[str] = set()
+        if len(lw) > self.cfg.max_token_chars:
+            return []
         for i, ch in enumerate(lw):
             for alt in ACCENT_GROUPS.get(ch, ""):
                 if alt != ch:
@@ -261,6 +263,8 @@ class CandidateSearch:
         hit = self._cand_cache.get(tok)
         if hit is not None:
             return hit
+        if len(tok) > self.cfg.max_token_chars:
+            return []  # (its deletions alone grow with the square of its length: bounded work per token)
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
         ds = deletes(lt, 2)
@@ -300,6 +304,8 @@ class CandidateSearch:
         hit = ctx.cache.get(key)
         if hit is not None:
             return hit
+        if len(tok) > self.cfg.max_token_chars:
+            return []
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2
         found = process.extract(lt, ctx.pool, scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
@@ -342,6 +348,8 @@ class CandidateSearch:
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:
         """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""
         cfg = self.cfg
+        if len(tok) > cfg.max_token_chars:
+            return []
         scale = cfg.channel_scale if scale is None else scale
         lt = tok.lower()
         out = []

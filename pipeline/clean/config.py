@@ -99,6 +99,12 @@ class CleanConfig:
     # repairs with a close second were 2 harmful for 1 helpful; EN does not need it: 31 helpful / 4 harmful)
     general_fr_min_separation: float = 3.0
     report_candidates: int = 5
+    # bounds: the work per token and per line is bounded, so that cleaning cost is linear in the input
+    # (one 5,000-letter token took 22 GB; a 1 MB token of x more than 300 s).  A token past them is left
+    # as printed and flagged with the reason.  The longest word repaired on the seeds and 2,000 ICDAR
+    # sentences has 13 letters; French and English words rarely pass 25 (anticonstitutionnellement).
+    max_token_chars: int = 40  # longest token (part of a hyphenated word) searched for candidates, splits, accents
+    diff_chunk_chars: int = 2000  # ftfy's repairs are located by a diff of pieces of a line at most this long
     # witness-internal phrase repair (a book repeats its phrases: "celui qui donne", "à son choix")
     phrase_repair: bool = True
     phrase_min_count: int = 3  # a word n-gram (n = 2..4) of the witness this frequent is evidence

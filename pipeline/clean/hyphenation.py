@@ -13,8 +13,10 @@ if TYPE_CHECKING:
     from .config import CleanConfig
     from .repairer import Repairer
 
-HYPH_EOL = regex.compile(r"(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
-HYPH_INLINE = regex.compile(r"(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
+# (a match starts at the start of a letter run: without the look-behind, a run of n letters and no
+# hyphen is tried from each of its letters, n^2 steps; the matches found are the same)
+HYPH_EOL = regex.compile(r"(?<!\p{L})(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
+HYPH_INLINE = regex.compile(r"(?<!\p{L})(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
 
 
 def pass_hyphenation(

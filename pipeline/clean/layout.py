@@ -4,6 +4,7 @@ short lines, and inline ``HEAD NN HEAD``), each removed as a Correction; a page 
 each running head or page number."""
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Callable
 
@@ -58,6 +59,11 @@ def foreign_script(line: str, lang: str, ratio: float, frame_words: int = 2) -> 
     return bool(words) and frame_words > 0 and len(foreign) >= frame_words and words[0] in foreign
 
 
+def _non_latin_share(line: str) -> float:
+    letters = sum(map(len, WORD_LETTERS_RE.findall(line)))
+    return sum(map(len, NON_LATIN_LETTERS_RE.findall(line))) / letters if letters else 0.0
+
+
 def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: int = 2) -> list[Edit]:
     """Whole lines of web-page debris: another script than the witness language, or a debris pattern."""
     edits = []
@@ -69,7 +75,8 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: in
             continue
         why = ""
         if foreign_script(st, lex.lang, ratio, frame_words):
-            why = f"line mostly in another script than Latin ({lex.lang})"
+            why = (f"line mostly in another script than Latin ({lex.lang})" if _non_latin_share(st) >= ratio else
+                   f"line opening with {frame_words} or more words in another script than Latin ({lex.lang}): a web page's frame")
         else:
             for pat in lex.debris:
                 if pat.fullmatch(st):
@@ -144,9 +151,23 @@ def _known_head(words: list[str], lex: LexiconData, max_dist: int) -> str:
 def _interrupts(spans: list[tuple[int, int, str]], k: int) -> bool:
     """Whether line ``k`` stands inside a sentence: the text before it runs on (a hyphen, a letter, a comma)
     and the text after it goes on in lower case."""
-    before = next((l.strip() for _, _, l in reversed(spans[:k]) if l.strip()), "")
-    after = next((l.strip() for _, _, l in spans[k + 1 :] if l.strip()), "")
+    # (by index, not by slices of the line list: a slice per candidate line made many short lines quadratic)
+    before = next((spans[j][2].strip() for j in range(k - 1, -1, -1) if spans[j][2].strip()), "")
+    after = next((spans[j][2].strip() for j in range(k + 1, len(spans)) if spans[j][2].strip()), "")
     return bool(before and after) and before[-1] not in ".!?:;»”)" and after[:1].islower()
+
+
+def _cover_add(cover: tuple[list[int], list[int]], start: int, end: int) -> None:
+    starts, max_end = cover
+    starts.append(start)
+    max_end.append(max(end, max_end[-1]) if max_end else end)
+
+
+def _covered(cover: tuple[list[int], list[int]], pos: int) -> bool:
+    """Whether ``pos`` is inside one of the spans of ``cover`` (spans added in increasing start order)."""
+    starts, max_end = cover
+    i = bisect_right(starts, pos) - 1
+    return i >= 0 and max_end[i] > pos
 
 
 def pass_running_heads(
@@ -205,11 +226,17 @@ def pass_running_heads(
         breaks.append(PendingBreak(rs, re_, page, head, st))
     # inline HEAD NN HEAD
     inline = regex.compile(r"(?<![\p{L}\d])(\p{Lu}[\p{Lu}'’]{2,})\s+(\S{1,4})\s+\1(?![\p{L}\d])")
+    # whether a position falls inside an edit made so far, by bisection (not a scan of every edit per
+    # match: many short lines made it quadratic): the line edits' and the inline edits' starts each
+    # increase, so each list's running maximum of ends answers it
+    covers: list[tuple[list[int], list[int]]] = [([], []), ([], [])]  # (starts, running max end): lines, inline
+    for ed in edits:
+        _cover_add(covers[0], ed.start, ed.end)
     for m in inline.finditer(text):
         p = pn.read(m.group(2))
         if p is None or pn.real_digits(m.group(2)) < 1:
             continue
-        if any(ed.start <= m.start() < ed.end for ed in edits):
+        if any(_covered(c, m.start()) for c in covers):
             continue
         start, end = m.start(), m.end()
         if start > 0 and text[start - 1] == " ":
@@ -218,6 +245,7 @@ def pass_running_heads(
             end += 1
         rs, re_ = to_raw(m.start(), m.end())
         edits.append(Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}"))
+        _cover_add(covers[1], start, end)
         breaks.append(PendingBreak(rs, re_, p, m.group(1).upper(), m.group()))
     return non_overlapping(edits), breaks
 

@@ -33,27 +33,53 @@ def pass_glyphs(text: str, glyphs: tuple[tuple[str, str, str], ...]) -> list[Edi
 MOJIBAKE_HINT = regex.compile(r"[ÃÂÅÐÑâï][\x80-\xbf€™œžŸ¡-¿]|[\ufb00-\ufb06\ufffd]")
 
 
-def pass_ftfy(text: str) -> list[Edit]:
-    """Repair mojibake and ligatures line by line with ftfy (curly quotes kept as printed)."""
-    import difflib
+def _pieces(line: str, n: int) -> list[tuple[int, str]]:
+    """``line`` cut into pieces of at most ``n`` characters (after a space where there is one), with their
+    offsets: the diff that locates ftfy's repairs takes time quadratic in its input at worst."""
+    out, pos = [], 0
+    while len(line) - pos > n:
+        cut = line.rfind(" ", pos + 1, pos + n)
+        end = cut + 1 if cut > pos else pos + n
+        out.append((pos, line[pos:end]))
+        pos = end
+    out.append((pos, line[pos:]))
+    return out
 
+
+def pass_ftfy(text: str, chunk: int = 2000) -> list[Edit]:
+    """Repair mojibake and ligatures line by line with ftfy (curly quotes kept as printed); a line longer
+    than ``chunk`` characters piece by piece.  Each repair is located by the edit operations between the
+    printed and the repaired piece (rapidfuzz: difflib's matcher took minutes on a repetitive line), the
+    operations next to each other making one edit."""
     import ftfy
+    from rapidfuzz.distance import Levenshtein
 
     edits = []
     pos = 0
-    for line in text.split("\n"):
-        if line and not line.isascii() and MOJIBAKE_HINT.search(line):
-            fixed = ftfy.fix_text(line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False)
-            if fixed != line:
-                sm = difflib.SequenceMatcher(None, line, fixed, autojunk=False)
-                for op, i1, i2, j1, j2 in sm.get_opcodes():
-                    if op != "equal":
-                        edits.append(Edit(pos + i1, pos + i2, fixed[j1:j2], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
-        pos += len(line) + 1
+    for whole in text.split("\n"):
+        if whole and not whole.isascii() and MOJIBAKE_HINT.search(whole):
+            for off, line in _pieces(whole, chunk):
+                if not MOJIBAKE_HINT.search(line):
+                    continue
+                fixed = ftfy.fix_text(line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False)
+                if fixed != line:
+                    run: list[int] = []  # [i1, i2, j1, j2] of the current run of changes
+                    for op in Levenshtein.opcodes(line, fixed):
+                        if op.tag == "equal":
+                            continue
+                        if run and run[1] == op.src_start and run[3] == op.dest_start:
+                            run[1], run[3] = op.src_end, op.dest_end
+                            continue
+                        if run:
+                            edits.append(Edit(pos + off + run[0], pos + off + run[1], fixed[run[2] : run[3]], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
+                        run = [op.src_start, op.src_end, op.dest_start, op.dest_end]
+                    if run:
+                        edits.append(Edit(pos + off + run[0], pos + off + run[1], fixed[run[2] : run[3]], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
+        pos += len(whole) + 1
     return edits
 
 
 CONTROL = Pass("control", edits_only(lambda text, ctx: pass_control(text)), doc="control and format characters removed")
-FTFY = Pass("ftfy", edits_only(lambda text, ctx: pass_ftfy(text)), ("use_ftfy",), doc="mojibake and ligatures repaired (ftfy)")
+FTFY = Pass("ftfy", edits_only(lambda text, ctx: pass_ftfy(text, ctx.cfg.diff_chunk_chars)), ("use_ftfy",), doc="mojibake and ligatures repaired (ftfy)")
 GLYPHS = Pass("glyphs", edits_only(lambda text, ctx: pass_glyphs(text, ctx.lex.glyphs)), ("read_glyphs",),
               doc="historical letter forms read as their letter (glyphs.tsv)")

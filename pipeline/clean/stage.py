@@ -11,6 +11,7 @@ fields and comments of :class:`~pipeline.clean.config.CleanConfig`).
 from __future__ import annotations
 
 from dataclasses import dataclass, replace
+from typing import Callable
 
 from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .config import CleanConfig
@@ -60,7 +61,8 @@ def _logged(p: Pass, buf: EditBuffer, r: PassResult) -> PassLog:
     return PassLog(p.name, tuple(changes), len(r.flags))
 
 
-def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple[Pass, ...] = REGISTRY) -> _Run:
+def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple[Pass, ...] = REGISTRY,
+         on_pass: Callable[[str], None] | None = None) -> _Run:
     buf = EditBuffer(raw)
     ctx = PassContext(config, resources.lang, resources.lexdata, resources.repairer(config), buf)
     breaks: list[PendingBreak] = []
@@ -68,6 +70,8 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple
     regs: list[Regularisation] = []
     log: list[PassLog] = []
     for p in passes:
+        if on_pass is not None:
+            on_pass(p.name)  # (progress: the pass about to run, or be skipped)
         if not p.enabled(ctx):
             continue
         for _round in range(p.n_rounds(config)):
@@ -115,10 +119,12 @@ def _relocate(text: str, t: str, s: int) -> int | None:
 
 
 
-def clean_explained(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig()) -> tuple[Cleaned, tuple[PassLog, ...]]:
-    """:func:`clean`, with what each pass changed, in the order the passes ran."""
+def clean_explained(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig(),
+                    on_pass: Callable[[str], None] | None = None) -> tuple[Cleaned, tuple[PassLog, ...]]:
+    """:func:`clean`, with what each pass changed, in the order the passes ran (``on_pass`` is called
+    with each pass's name before it runs: a progress display)."""
     raw = text.raw
-    run = _run(raw, resources, config)
+    run = _run(raw, resources, config, on_pass=on_pass)
     corrections = tuple(run.buf.corrections)
     _, raw_to_clean = offset_maps(raw, corrections)
     breaks = tuple(
@@ -152,11 +158,11 @@ def clean_text(s: str, lang: str, resources: CleanResources | None = None, confi
     return clean(_text_witness(s, lang), res, config).text
 
 
-def explain_text(s: str, lang: str, resources: CleanResources | None = None,
-                 config: CleanConfig = CleanConfig()) -> tuple[Cleaned, tuple[PassLog, ...]]:
+def explain_text(s: str, lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig(),
+                 on_pass: Callable[[str], None] | None = None) -> tuple[Cleaned, tuple[PassLog, ...]]:
     """:func:`clean_text` with the result in full and what each pass changed (``clean --explain``)."""
     res = resources if resources is not None else general_resources(lang)
-    return clean_explained(_text_witness(s, lang), res, config)
+    return clean_explained(_text_witness(s, lang), res, config, on_pass)
 
 
 def clean_lines(lines: list[str], lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> list[str]:
@@ -169,6 +175,28 @@ def clean_lines(lines: list[str], lang: str, resources: CleanResources | None = 
     for line in lines:
         t = clean_text(line.rstrip("\n"), lang, resources, cfg)
         out.append(t.replace("\n", " "))
+    return out
+
+
+def removed_lines(cleaned: Cleaned) -> list[tuple[int, str]]:
+    """The raw lines a pass removed whole (web debris, running heads, page numbers): (line number, reason)
+    of each line whose printed text lies inside a correction that leaves nothing of it."""
+    out = []
+    raw = cleaned.raw
+    for c in cleaned.corrections:
+        if c.after.strip() or not c.before.strip():
+            continue
+        pos = c.start
+        for line in c.before.split("\n"):
+            s, e = pos, pos + len(line)
+            ls = raw.rfind("\n", 0, s) + 1
+            le = raw.find("\n", e)
+            le = len(raw) if le == -1 else le
+            full = raw[ls:le]
+            lead = len(full) - len(full.lstrip())
+            if line.strip() and ls + lead >= c.start and ls + len(full.rstrip()) <= c.end:
+                out.append((raw.count("\n", 0, ls) + 1, c.evidence))
+            pos = e + 1
     return out
 
 

@@ -68,6 +68,13 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
         parts = _parts(t)
         for off, part in parts:
             ps = s + off
+            if len(part) > cfg.max_token_chars:
+                # (no candidate search, split, accent variant or elision reading: their work grows with the
+                # square of the length or more)
+                if not real_words:
+                    flags.append((ps, ps + len(part), part, (), 0.0,
+                                  f"token of {len(part)} characters, longer than max_token_chars ({cfg.max_token_chars}): left as printed, not searched"))
+                continue
             ctx.sentence_start = off == 0 and sentence_start(text, s)
             if rep.domain and not real_words:
                 hit = _damaged_elision(part, rep, ps)

@@ -37,6 +37,12 @@ $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "install Debian's chromium at $(CHROMIUM): the browser tests need it"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
 
+# Webster's 1913 headwords (Debian dict-gcide): period English words the language-model voice backs off
+GCIDE := /usr/share/dictd/gcide.index
+$(GCIDE):
+	@command -v apt-get >/dev/null || { echo "install Debian's dict-gcide ($(GCIDE)): the language-model voice reads it"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dict-gcide
+
 test: install $(CHROMIUM) ## run the test suite (browser tests drive Debian's chromium headless)
 	$(BIN)/python -m pytest -q
 
@@ -44,8 +50,9 @@ site: build ## the reading edition: open outputs/site/index.html from disk
 
 check: test ## tests (alias kept for the habit of `make check`)
 
-eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
+eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
 	$(BIN)/python -m pipeline.evaluate_clean
+	$(BIN)/python -m pipeline.evaluate_lm
 	$(BIN)/python -m pipeline.evaluate_align
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000")

@@ -30,7 +30,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     """The settings tried on each fold, most conservative first (ties go to the earlier one)."""
     base = lm.LMConfig()
     axes = {
-        "lam": (0.7, 1.0),
+        # (only channel_scale / lam matters against margins in lam units: lam stays 1)
         "channel_scale": (2.0, 1.5),
         "margin": (2.0, 1.0, 0.5),
         "name_margin": (99.0, 3.0, 1.0),
@@ -57,10 +57,16 @@ def held_out(docs, cleaned, props, settings) -> tuple[list[str], list]:
     golds = [normalise(g) for _, g in docs]
     items = list(range(len(docs)))
 
+    ranks: dict = {}  # (lam, channel_scale) -> per document, the ranked candidates of each proposal
+
     def run(idx, cfg):
+        key = (cfg.lam, cfg.channel_scale)
+        if key not in ranks:
+            ranks[key] = [[lm.rank(p, cfg) for p in ps] for ps in props]
+        rk = ranks[key]
         out = []
         for i in idx:
-            t = lm.apply_verdicts(cleaned[i], [lm.decide(p, cfg) for p in props[i]])
+            t = lm.apply_verdicts(cleaned[i], [lm.decide(p, cfg, r) for p, r in zip(props[i], rk[i])])
             out.append((t, Levenshtein.distance(normalise(t), golds[i])))
         return out
 

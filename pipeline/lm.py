@@ -276,9 +276,16 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
     return out
 
 
-def decide(p: Proposal, cfg: LMConfig) -> Verdict:
-    """Repair, flag or keep one doubtful token: score(c) = lam x LM change - channel_scale x cost."""
-    ranked = sorted(((cfg.lam * d - cfg.channel_scale * c, w, c, d) for w, c, d in p.cands), reverse=True)
+def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
+    """The candidates of ``p`` as (score, word, cost, LM change), best first:
+    score = lam x LM change - channel_scale x cost."""
+    return sorted(((cfg.lam * d - cfg.channel_scale * c, w, c, d) for w, c, d in p.cands), reverse=True)
+
+
+def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
+    """Repair, flag or keep one doubtful token (``ranked``: :func:`rank` of it, when already computed)."""
+    if ranked is None:
+        ranked = rank(p, cfg)
     margin = cfg.realword_margin if p.known else cfg.rare_margin if p.rare else cfg.name_margin if p.name else cfg.margin
     names = tuple(w for _, w, _, _ in ranked[:5])
     if not ranked:

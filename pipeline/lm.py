@@ -7,7 +7,7 @@ of one word is a mixture (:meth:`Voice.logp`) of
 
 * the general English trigram model that PyPI ``pocketsphinx`` ships in its wheel (``en-us.lm.bin``,
   72 k words, 2.1 M bigrams, 1.7 M trigrams; modern American vocabulary): ``w_trigram``;
-* the general word pairs the cleaner already loads (:func:`pipeline.lexicon.bigram_model`, Google Books
+* the general word pairs the cleaner already loads (:func:`pipeline.clean.lexicon.bigram_model`, Google Books
   counts from symspellpy): ``w_pairs``;
 * the witness's own word pairs (a book repeats its phrases): ``w_doc``.
 
@@ -38,7 +38,7 @@ LOG_BASE = math.log10(1.0001)  # pocketsphinx scores are logs in base 1.0001
 PS_UNKNOWN = -536870912  # what pocketsphinx returns for a word it does not know
 BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
-LM_TOKEN = regex.compile(r"[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]+|[.!?;:]")
+LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
 JUNK_CHARS = "^|*{}<>%$\\;"
 
 
@@ -216,10 +216,21 @@ class Verdict:
 
 
 def has_junk(tok: str) -> bool:
-    """Debris characters mixed with letters, or digits inside a word."""
-    if any(c in JUNK_CHARS for c in tok) and any(c.isalpha() for c in tok):
+    """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
+    if any(c in JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok):
         return True
-    return bool(regex.search(r"\p{L}\d+\p{L}", tok))
+    from .junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    return bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+
+
+def bad_elision(lw: str, rep) -> bool:
+    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon."""
+    if rep.lang != "fr" or "'" not in lw:
+        return False
+    head = lw.split("'", 1)[0]
+    return head not in rep.elision and lw not in rep.zipf and not rep.protected(lw)
 
 
 def case_like(model: str, word: str) -> str:
@@ -234,7 +245,7 @@ def case_like(model: str, word: str) -> str:
 def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
-    ``rep`` is the cleaner's :class:`pipeline.repair.Repairer` (lexicon, protected words, channel and
+    ``rep`` is the cleaner's :class:`pipeline.clean.repairer.Repairer` (lexicon, protected words, channel and
     candidate retrieval).  Names (capitalised inside a sentence, no debris), capitals, protected words
     (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged."""
     toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
@@ -242,11 +253,16 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
     out = []
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
-        if lw == BOUNDARY or sum(c.isalpha() for c in t) < cfg.min_letters:
+        if lw == BOUNDARY or not any(c.isalpha() for c in t):
             continue
+        junk = has_junk(t)
+        if not junk and sum(c.isalpha() for c in t) < cfg.min_letters:
+            continue
+        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬"):
+            continue  # half of a hyphenated word (a line-end fragment: atten- tion)
         core = t.strip("'’»")
-        junk = has_junk(t) or (not core.isalpha() and core.replace("'", "").replace("’", "").isalpha()
-                               and rep.zipf_of(lw) == 0.0)  # an apostrophe inside a word no lexicon knows
+        junk = junk or (not core.isalpha() and core.replace("'", "").replace("’", "").isalpha()
+                        and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep)))  # an apostrophe where no word has one
         if not junk and not core.isalpha():
             continue
         if rep.protected(lw):
@@ -265,9 +281,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
             if not cfg.realword or voice.tri is None and voice.bg is None:
                 continue
             vocab = voice.bg.words if voice.bg is not None else rep.zipf
-            cands = [(w, c) for w, c, _ in rep.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost]
+            cands = [(w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost]
         else:
-            cands = rep.candidates(core)
+            cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
@@ -310,7 +326,7 @@ def voice_for(text: str, rep, cfg: LMConfig = LMConfig(), period_extra: frozense
     """The voice of one text: the trigram model (English), the cleaner's general pairs, the text's own pairs,
     and the period words (historical + domain lexicons + GCIDE headwords); the parts named in ``off``
     (of :data:`VOICES`) left out."""
-    from .lexicon import bigram_model, count_text
+    from .clean.lexicon import bigram_model, count_text
 
     uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
     period: set[str] = set()

@@ -111,3 +111,51 @@ def test_cross_validation_never_scores_a_setting_on_the_documents_it_was_chosen_
     assert pooled(len(docs), folds) == [1] * 10
     folds5 = cross_validate(docs, ["a", "b"], run, loss, k=5)
     assert all(len(f.test) == 2 for f in folds5)
+
+
+# ---- the pass in the clean stage, flags, junk ------------------------------------------------------
+from pipeline import junk  # noqa: E402
+from pipeline.clean import DEFAULT_CORPUS, REGISTRY, clean, load_resources  # noqa: E402
+from pipeline.corpus import load_witnesses, witness_text  # noqa: E402
+from pipeline.model import offset_maps  # noqa: E402
+
+
+def test_the_lm_pass_is_registered_last_of_the_word_passes():
+    names = [p.name for p in REGISTRY]
+    assert "lm-words" in names and names.index("lm-words") > names.index("bigram-context")
+
+
+def test_junk_tokens_are_debris_digits_inside_words_and_long_non_words(rep):
+    text = "He took the fat^Jbe and n6w a cnrrtf: on the 17th, London and atten- tion, V(fn too."
+    found = {t for _, _, t, _ in junk.junk_tokens(text, junk.known_for(rep))}
+    assert {"fat^Jbe", "n6w", "cnrrtf", "V(fn"} <= found
+    assert found.isdisjoint({"17th", "London", "atten", "tion", "took"})
+
+
+@pytest.fixture(scope="module")
+def witnesses_cleaned():
+    out = []
+    for w in load_witnesses(DEFAULT_CORPUS):
+        res = load_resources(DEFAULT_CORPUS, w.lang)
+        out.append((w, res, clean(witness_text(DEFAULT_CORPUS, w), res, CleanConfig())))
+    return out
+
+
+def test_flags_are_one_per_word_and_never_on_a_changed_word(witnesses_cleaned):
+    for w, _res, cl in witnesses_cleaned:
+        spans = [(f.start, f.end) for f in cl.flags]
+        assert len(spans) == len(set(spans)), w.id
+        for f in cl.flags:
+            assert cl.raw[f.start : f.end] == f.text
+            assert not any(c.start < f.end and c.end > f.start for c in cl.corrections), (w.id, f.text)
+
+
+def test_no_unflagged_junk_in_any_witness_reading_text(witnesses_cleaned):
+    for w, res, cl in witnesses_cleaned:
+        rep = res.repairer(CleanConfig())
+        voice = lm.voice_for(cl.text, rep)
+        lex = junk.known_for(rep)
+        _, r2c = offset_maps(cl.raw, cl.corrections)
+        flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cl.flags]
+        left = junk.unflagged(junk.junk_tokens(cl.text, lambda x: lex(x) or voice.known(x)), flagged)
+        assert not left, (w.id, [t for _, _, t, _ in left])

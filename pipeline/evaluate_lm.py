@@ -41,6 +41,8 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
         axes = {"lam": (1.0,), "channel_scale": (2.0,), "margin": (2.0, 1.0), "name_margin": (99.0, 1.0),
                 "rare_margin": (99.0, 5.0), "realword_margin": (99.0, 3.0)}
     keys = list(axes)
+    # (the grid searches every margin in every language: strong_langs names all of them here)
+    base = replace(base, strong_langs=("en", "fr"))
     return [replace(base, **dict(zip(keys, vals))) for vals in itertools.product(*(axes[k] for k in keys))]
 
 

@@ -28,7 +28,7 @@ from __future__ import annotations
 import math
 import os
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -44,14 +44,20 @@ JUNK_CHARS = "^|*{}<>%$\\;"
 
 @dataclass(frozen=True)
 class LMConfig:
-    """Settings of the language-model voice (defaults: the values learnt on ICDAR 2017 dev folds)."""
+    """Settings of the language-model voice.  The margins and the channel scale are the values that 4 or 5
+    of the 5 ICDAR 2017 dev folds chose (``python -m pipeline.evaluate_lm``, grid in its ``grid``): English
+    folds repair non-words at a gain of 1.0, capitalised unknown tokens at 1.0, rare words at 5.0, real
+    words at 2.5 (one fold 3.0); the French folds kept names, rare and real words as printed (99: off,
+    ``strong_langs``) and repair non-words at 2.0."""
 
-    lam: float = 1.0  # weight of the window's log10 probability change against the channel
-    channel_scale: float = 2.5  # log10 probability lost per unit of channel cost
-    margin: float = 2.0  # score gain a non-word repair needs over the printed token
-    realword_margin: float = 4.0  # ... a real-word repair over a known printed word
-    rare_margin: float = 4.0  # ... a repair of a rare word (a lexicon or the model knows it)
-    name_margin: float = 4.0  # ... a capitalised token inside a sentence that no lexicon knows
+    lam: float = 1.0  # weight of the window's log10 probability change against the channel (fixed: margins are in its units)
+    channel_scale: float = 2.0  # log10 probability lost per unit of channel cost
+    margin: float = 1.0  # score gain a non-word repair needs over the printed token
+    other_margin: float = 2.0  # ... in the languages not in strong_langs (French folds)
+    realword_margin: float = 2.5  # ... a real-word repair over a known printed word
+    rare_margin: float = 5.0  # ... a repair of a rare word (a lexicon or the model knows it)
+    name_margin: float = 1.0  # ... a capitalised token inside a sentence that no lexicon knows
+    strong_langs: tuple[str, ...] = ("en",)  # languages where names, rare and real words are judged too
     separation: float = 0.5  # the best candidate must beat the next by this much
     flag_band: float = 2.0  # a doubtful token whose best gain falls this far below the margin is flagged
     realword: bool = True  # also judge known words one cheap confusion from another word
@@ -62,7 +68,13 @@ class LMConfig:
     unk_logp: float = -8.0  # log10 P of a word no voice knows (a non-word as printed)
     period_logp: float = -5.5  # log10 P of a period word the modern model does not know
     max_candidates: int = 8  # cheapest channel candidates scored by the model
-    min_letters: int = 2  # shorter tokens are not judged
+    min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
+
+    def for_lang(self, lang: str) -> "LMConfig":
+        """The settings for ``lang``: outside ``strong_langs``, only non-words (at ``other_margin``)."""
+        if lang in self.strong_langs:
+            return self
+        return replace(self, margin=self.other_margin, realword_margin=99.0, rare_margin=99.0, name_margin=99.0)
 
 
 @lru_cache(maxsize=1)

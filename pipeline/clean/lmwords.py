@@ -15,7 +15,7 @@ from .passes import Pass, PassContext, PassResult
 
 
 def _lm_words(text: str, ctx: PassContext) -> PassResult:
-    cfg = ctx.cfg.lm
+    cfg = ctx.cfg.lm.for_lang(ctx.lang)
     voice = lm.voice_for(text, ctx.rep, cfg)
     edits, flags = [], []
     for p in lm.proposals(text, ctx.rep, voice, cfg):

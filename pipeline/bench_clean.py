@@ -58,7 +58,9 @@ def first_pass(runs: int = FIRST_PASS_RUNS) -> dict:
         ntok = 0
         for lang, docs, res, n in sets:
             res._repairers.clear()  # a fresh repairer: empty memos and candidate caches
-            res.repairer(cfg).bigrams  # (loading the word-pair counts and the LM is not cleaning)
+            rep = res.repairer(cfg)
+            rep.bigrams  # (loading the word-pair counts, the LM and the compiled channel is not cleaning)
+            rep.channel.cost("ab", "ab")
             if cfg.lm_words:
                 from . import lm
 

@@ -292,8 +292,12 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         if known:
             if not cfg.realword or voice.tri is None and voice.bg is None:
                 continue
-            vocab = voice.bg.words if voice.bg is not None else rep.zipf
-            cands = [(w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost]
+            memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
+            cands = memo.get((lw, cfg.realword_max_cost))
+            if cands is None:
+                vocab = voice.bg.words if voice.bg is not None else rep.zipf
+                cands = memo[lw, cfg.realword_max_cost] = [(w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab)
+                                                           if c <= cfg.realword_max_cost]
         else:
             cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
@@ -341,14 +345,19 @@ def voice_for(text: str, rep, cfg: LMConfig = LMConfig(), period_extra: frozense
     from .clean.lexicon import bigram_model, count_text
 
     uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
-    period: set[str] = set()
+    period: frozenset[str] = frozenset()
     if "period" not in off:
-        period = set(rep.hist) | set(rep.domain)
-        if rep.lang == "en":
-            period |= gcide_words() if period_extra is None else period_extra
+        memo = rep.memo("lm_period")  # (built once per repairer: GCIDE has some 100 k headwords)
+        key = id(period_extra)
+        period = memo.get(key)
+        if period is None:
+            words = set(rep.hist) | set(rep.domain)
+            if rep.lang == "en":
+                words |= gcide_words() if period_extra is None else period_extra
+            period = memo[key] = frozenset(words)
     tri = None if "trigram" in off else "auto"
     bg = None if "pairs" in off else bigram_model(rep.lang)
-    return Voice(rep.lang, cfg, bg, frozenset(period), uni, bi, trigram=tri)
+    return Voice(rep.lang, cfg, bg, period, uni, bi, trigram=tri)
 
 
 def apply_verdicts(text: str, verdicts: list[Verdict]) -> str:

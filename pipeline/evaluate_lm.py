@@ -79,7 +79,7 @@ def held_out(docs, cleaned, props, settings) -> tuple[list[str], list]:
     return [t for t, _ in pooled(len(docs), folds)], folds
 
 
-def run(langs=("en", "fr"), quick: bool = False) -> dict:
+def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> dict:
     cfg = replace(CleanConfig(), lm_words=False)  # the cleaner without this pass: its proposals come after it
     res_all = {"k": K, "doc_lines": DOC_LINES, "sets": []}
     settings = grid(quick)
@@ -91,7 +91,7 @@ def run(langs=("en", "fr"), quick: bool = False) -> dict:
         raw_st = error_stats([(o, o, g) for o, g in docs])
         cl_st = error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned)])
         rows = [(name, "raw", raw_st), (name, "clean", cl_st)]
-        ablations = [frozenset()] + [frozenset([v]) for v in lm.VOICES]
+        ablations = [frozenset()] + ([] if no_ablation else [frozenset([v]) for v in lm.VOICES])
         learnt = []
         for off in ablations:
             t0 = time.perf_counter()
@@ -110,7 +110,7 @@ def run(langs=("en", "fr"), quick: bool = False) -> dict:
                   f"({st['right_made_wrong_rate']*100:.3f} %)")
         res_all["sets"].append({"set": name, "rows": [{"method": m, **st} for _, m, st in rows],
                                 "settings_per_fold": learnt, "flags_at_fold1_setting": nflag})
-    if not quick:
+    if not quick and not no_ablation:
         write_json_atomic(PROJECT_ROOT / "outputs" / "eval" / "lm.json", res_all)
     return res_all
 
@@ -118,4 +118,4 @@ def run(langs=("en", "fr"), quick: bool = False) -> dict:
 if __name__ == "__main__":
     args = sys.argv[1:]
     langs = tuple(args[args.index("--lang") + 1].split(",")) if "--lang" in args else ("en", "fr")
-    run(langs, quick="--quick" in args)
+    run(langs, quick="--quick" in args, no_ablation="--no-ablation" in args)

@@ -62,6 +62,7 @@ class LMConfig:
     flag_band: float = 2.0  # a doubtful token whose best gain falls this far below the margin is flagged
     realword: bool = True  # also judge known words one cheap confusion from another word
     realword_max_cost: float = 0.7
+    realword_max_logp: float = -3.0  # ... only where log10 P of it (or of the next word after it) is below this
     w_trigram: float = 0.85  # mixture weights of the voices (renormalised over those present)
     w_pairs: float = 0.1
     w_doc: float = 0.05
@@ -291,6 +292,13 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         rare = not known and not junk and (z > 0.0 or voice.known(lw))
         if known:
             if not cfg.realword or voice.tri is None and voice.bg is None:
+                continue
+            # a known word is judged only where the model finds it improbable (itself or the word after it)
+            l1 = words[i - 1] if i else BOUNDARY
+            l2 = words[i - 2] if i >= 2 and l1 != BOUNDARY else ""
+            r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
+            here = voice.logp(lw, l1, l2)
+            if here >= cfg.realword_max_logp and (r1 == BOUNDARY or voice.logp(r1, lw, l1) >= cfg.realword_max_logp):
                 continue
             memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
             cands = memo.get((lw, cfg.realword_max_cost))

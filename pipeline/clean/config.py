@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..lm import LMConfig
+
 
 @dataclass(frozen=True)
 class CleanConfig:
@@ -143,3 +145,7 @@ class CleanConfig:
     # (the seeds: 0.13-0.18 in their language; ICDAR 2017 press: 0.002-0.005, at most 0.024 in 20 lines)
     domain_min_share: float = 0.05
     phrase_rounds: int = 2  # passes (a token repaired in one pass is an anchor in the next)
+    # the language-model pass (pipeline.lm, pipeline/clean/lmwords.py), last of the word passes; its
+    # weights and margins are learnt on ICDAR 2017 dev folds by document (measure.evaluate_lm)
+    lm_words: bool = True
+    lm: LMConfig = LMConfig()

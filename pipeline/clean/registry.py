@@ -10,6 +10,7 @@ from .debris import DEBRIS_CHARS, GLUED_GUILLEMET_PASS, INNER_CAPITAL_PASS, INWO
 from .elision import ELISION
 from .hyphenation import HYPHENATION
 from .layout import DEBRIS_LINES, RUNNING_HEADS
+from .lmwords import LM_WORDS
 from .normalise import CONTROL, FTFY, GLYPHS
 from .passes import Pass
 from .phrases import PHRASES
@@ -36,6 +37,7 @@ REGISTRY: tuple[Pass, ...] = (
     REALWORD_RULES,  # real-word confusions by grammar
     BIGRAM_CONTEXT,  # real words by a general corpus's word pairs
     DETERMINER_PARTICIPLE,  # French witness text: la donné -> la donne
+    LM_WORDS,  # doubtful words by channel cost + language model (two words each side); non-words left flagged
 )
 
 

@@ -10,7 +10,8 @@ import math
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
-from .channel import CandidateSearch, Channel
+from .channel import CandidateSearch
+from .fastchannel import FastChannel
 from .decide import Decider
 from .memo import Memos
 from .tokens import COMPOUND_SPLIT
@@ -34,7 +35,8 @@ class Repairer:
         self.domain = {w.lower() for w in res.lexdata.domain}
         self.hist = res.lexdata.historical
         self.elision = res.lexdata.elision
-        self.channel = Channel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
+        # (the compiled programme: the same costs as Channel's, cell for cell, see tests/test_fastchannel.py)
+        self.channel = FastChannel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost
         self.memos = Memos()
         self._rw: RealWordRules | None = None

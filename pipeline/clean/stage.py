@@ -10,6 +10,7 @@ fields and comments of :class:`~pipeline.clean.config.CleanConfig`).
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, replace
 from typing import Callable
 
@@ -84,7 +85,22 @@ def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple
             _flags_regs_from_prev(buf, r.flags, r.regs, flags, regs)
             if not (r.edits or r.flags or r.regs):
                 break  # (a pass of several rounds: a round that changes nothing ends it)
-    return _Run(buf, tuple(breaks), tuple(flags), tuple(regs), tuple(log))
+    return _Run(buf, tuple(breaks), tuple(_exact_flags(flags, buf)), tuple(regs), tuple(log))
+
+
+def _exact_flags(flags: list[Flag], buf: EditBuffer) -> list[Flag]:
+    """One flag per flagged word (the first pass's), and none on a word a correction changed (the
+    corrections are sorted and do not overlap: only the last one starting before the word's end can)."""
+    starts = [c.start for c in buf.corrections]
+    out, seen = [], set()
+    for f in flags:
+        k = bisect_left(starts, f.end) - 1
+        c = buf.corrections[k] if k >= 0 else None
+        if (f.start, f.end) in seen or (c is not None and (c.end > f.start or f.start < c.start == c.end)):
+            continue
+        seen.add((f.start, f.end))
+        out.append(f)
+    return out
 
 
 def _flags_regs_from_prev(buf: EditBuffer, fl: list[FlagSpec], rg: list[RegSpec], flags: list[Flag], regs: list[Regularisation]) -> None:

@@ -1,0 +1,169 @@
+"""The channel's weighted edit distance compiled (numba): the same programme as
+:meth:`pipeline.clean.channel.Channel.cost`, cell for cell, on arrays.
+
+What depends on the printed string alone is turned into arrays once per printed string (cached, as the
+pure-Python programme caches its per-row tables): per row, the printed letter's lower-case code and its
+accent-folded code, deletion cost, debris and noise flags, and the confusions ending there (rows back,
+intended side as codes, cost).  An intended word is encoded once (cached).  :class:`FastChannel` is a
+drop-in :class:`~pipeline.clean.channel.Channel`; ``tests/test_lm.py`` checks it against the original on
+random strings.
+"""
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from .channel import Channel, _strip_accents
+
+
+@njit(cache=True, nogil=True)
+def _dp(ol, fo, dl, junk, noise, cs, ce, clp, ccost, cqs, cql, qbuf, tc, tl, tf,
+        accent, jsub, jextra, cutoff, prune, jump):  # pragma: no cover (compiled)
+    n = ol.shape[0]
+    m = tc.shape[0]
+    done = np.empty((n + 1, m + 1))
+    for j in range(m + 1):
+        done[0, j] = float(j)
+    mins = np.empty(n + 1)
+    mins[0] = 0.0
+    for i in range(1, n + 1):
+        r = i - 1
+        d = dl[r]
+        best = done[i - 1, 0] + d
+        done[i, 0] = best
+        rowmin = best
+        for j in range(1, m + 1):
+            left = best
+            best = done[i - 1, j] + d
+            v = left + 1.0
+            if v < best:
+                best = v
+            # substitution (Channel.sub, and the noise rule of _SubRow)
+            if ol[r] == tl[j - 1]:
+                sc = 0.0
+            elif junk[r]:
+                sc = jsub
+            elif fo[r] == tf[j - 1]:
+                sc = accent
+            else:
+                sc = 1.0
+            if noise[r] and sc > jsub:
+                sc = jsub + 0.1
+            v = done[i - 1, j - 1] + sc
+            if v < best:
+                best = v
+            if junk[r] and j > 1:
+                v = done[i - 1, j - 2] + jsub + jextra
+                if v < best:
+                    best = v
+            for k in range(cs[r], ce[r]):
+                lq = cql[k]
+                src = i - clp[k]
+                if lq == 0:
+                    v = done[src, j] + ccost[k]
+                    if v < best:
+                        best = v
+                    continue
+                s0 = j - lq
+                if s0 < 0:
+                    continue
+                ok = True
+                qs = cqs[k]
+                for x in range(lq):
+                    if tc[s0 + x] != qbuf[qs + x]:
+                        ok = False
+                        break
+                if ok:
+                    v = done[src, s0] + ccost[k]
+                    if v < best:
+                        best = v
+            done[i, j] = best
+            if best < rowmin:
+                rowmin = best
+        if prune:
+            mins[i] = rowmin
+            lb = mins[i]
+            lo = i - jump + 1
+            if lo < 0:
+                lo = 0
+            for x in range(lo, i):
+                if mins[x] < lb:
+                    lb = mins[x]
+            if lb > cutoff:
+                return lb
+    return done[n, m]
+
+
+def _code(ch: str) -> int:
+    return ord(ch) if len(ch) == 1 else -1  # (a letter whose lower case is two characters equals no letter)
+
+
+class FastChannel(Channel):
+    """:class:`Channel` with :meth:`cost` compiled."""
+
+    ENC_CACHE_MAX = 200_000
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self._arrays: dict[str, tuple] = {}
+        self._words: dict[str, tuple] = {}
+
+    @Channel.extra_letter.setter  # type: ignore[attr-defined]
+    def extra_letter(self, v: float) -> None:
+        Channel.extra_letter.fset(self, v)  # type: ignore[attr-defined]
+        if hasattr(self, "_arrays"):
+            self._arrays.clear()
+
+    def _printed(self, o: str) -> tuple:
+        a = self._arrays.get(o)
+        if a is not None:
+            return a
+        rows = self._prep(o)  # (deletion cost, debris, substitution row, confusions) per row
+        n = len(o)
+        ol = np.empty(n, np.int64)
+        fo = np.empty(n, np.int64)
+        dl = np.empty(n)
+        junk = np.zeros(n, np.bool_)
+        noise = np.zeros(n, np.bool_)
+        cs = np.empty(n, np.int64)
+        ce = np.empty(n, np.int64)
+        clp, ccost, cqs, cql, qbuf = [], [], [], [], []
+        for r, (d, jk, subrow, confs) in enumerate(rows):
+            ch = o[r]
+            al = ch.lower()
+            ol[r] = _code(al)
+            fo[r] = _code(_strip_accents(al))
+            dl[r] = d
+            junk[r] = jk
+            noise[r] = subrow.noise
+            cs[r] = len(clp)
+            for lp, q, lq, c in confs:
+                clp.append(lp)
+                ccost.append(c)
+                cqs.append(len(qbuf))
+                cql.append(lq)
+                qbuf.extend(ord(x) for x in q)
+            ce[r] = len(clp)
+        a = (ol, fo, dl, junk, noise, cs, ce, np.array(clp, np.int64), np.array(ccost, np.float64),
+             np.array(cqs, np.int64), np.array(cql, np.int64), np.array(qbuf, np.int64))
+        if len(self._arrays) >= self.ENC_CACHE_MAX:
+            self._arrays.clear()
+        self._arrays[o] = a
+        return a
+
+    def _word(self, t: str) -> tuple:
+        w = self._words.get(t)
+        if w is None:
+            if len(self._words) >= self.ENC_CACHE_MAX:
+                self._words.clear()
+            w = self._words[t] = (np.array([ord(b) for b in t], np.int64), np.array([ord(b.lower()) for b in t], np.int64),
+                                  np.array([_code(_strip_accents(b.lower())) for b in t], np.int64))
+        return w
+
+    def cost(self, o: str, t: str, cutoff: float | None = None) -> float:
+        if not t.isascii() and any(len(b.lower()) != 1 for b in t):
+            return super().cost(o, t, cutoff)  # (a letter whose lower case is two characters: the plain programme)
+        tc, tl, tf = self._word(t)
+        prune = cutoff is not None and self._monotone
+        return float(_dp(*self._printed(o), tc, tl, tf, self.accent_cost, self.junk_sub, self.junk_extra,
+                         cutoff if cutoff is not None else 0.0, prune, self._max_jump))

@@ -1,0 +1,81 @@
+"""Junk left in a reading text: tokens no reader should meet unflagged.
+
+A token (a run of non-space characters, its surrounding punctuation stripped) is junk when it mixes
+letters with debris characters (``^ | * { } < > % $ \\ ;``), has digits inside a word (``n6w``; an
+ordinal such as ``17th`` or ``2e`` is a number), or is a non-word of three letters or more: no lexicon
+knows it (``known``), and it is not a number, a name (capitalised inside a sentence), a capital
+abbreviation or a word split at a line-end hyphen.  :func:`unflagged_junk` is what ``make eval`` counts
+per witness: the junk tokens of a cleaned text that no Flag covers.
+"""
+from __future__ import annotations
+
+from typing import Callable, Sequence
+
+import regex
+
+TOKEN = regex.compile(r"\S+")
+LEAD = "([«\"“‘'’—–-"
+TRAIL = ".,;:!?)]»\"”’'—–-…"
+DEBRIS = set("^|*{}<>%$\\;")
+DIGIT_INSIDE = regex.compile(r"\p{L}\d|\d\p{L}")
+ORDINAL = regex.compile(r"\d+(?:st|nd|rd|th|d|e|er|re|ème|eme|me|o|os|mo|bis)\.?", regex.I)
+WORDISH = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+
+
+def junk_tokens(text: str, known: Callable[[str], bool]) -> list[tuple[int, int, str, str]]:
+    """(start, end, token, reason) of the junk tokens of ``text``; ``known(lower-case word)`` says
+    whether a lexicon knows a word."""
+    out = []
+    sentence_start = True
+    for m in TOKEN.finditer(text):
+        raw = m.group()
+        lead = len(raw) - len(raw.lstrip(LEAD))
+        core = raw[lead:].rstrip(TRAIL)
+        s = m.start() + lead
+        e = s + len(core)
+        was_start = sentence_start
+        sentence_start = raw.rstrip("»\"”’')]").endswith((".", "!", "?", ":"))
+        if not core or not any(c.isalpha() for c in core):
+            continue
+        if any(c in DEBRIS for c in core):
+            out.append((s, e, core, "debris inside a word"))
+            continue
+        if DIGIT_INSIDE.search(core) and not ORDINAL.fullmatch(core):
+            out.append((s, e, core, "digits inside a word"))
+            continue
+        if regex.search(r"\p{L}[()]\p{L}", core):
+            out.append((s, e, core, "bracket inside a word"))
+            continue
+        if not WORDISH.fullmatch(core):
+            continue
+        letters = sum(c.isalpha() for c in core)
+        if letters < 3 or raw.endswith("-") or text[e : e + 1] == "-" or (s and text[s - 1] == "-"):
+            continue
+        if core.isupper() or (core[:1].isupper() and not was_start):
+            continue  # a capital abbreviation or a name
+        parts = [p for p in regex.split(r"['’-]", core.lower()) if p]
+        if known(core.lower().replace("’", "'")) or all(known(p) or len(p) < 3 for p in parts):
+            continue
+        out.append((s, e, core, "non-word"))
+    return out
+
+
+def unflagged(junk: Sequence[tuple[int, int, str, str]], flagged: Sequence[tuple[int, int]]) -> list[tuple[int, int, str, str]]:
+    """The junk tokens that no flagged span (start, end) overlaps."""
+    spans = sorted(flagged)
+    out = []
+    for j in junk:
+        if not any(a < j[1] and b > j[0] for a, b in spans):
+            out.append(j)
+    return out
+
+
+def known_for(rep, extra: frozenset[str] = frozenset()) -> Callable[[str], bool]:
+    """``known(word)`` from the cleaner's lexicons (wordfreq, historical, domain) and ``extra`` words
+    (the language model's vocabulary, GCIDE)."""
+    zipf = rep.zipf
+
+    def known(w: str) -> bool:
+        return zipf.get(w, 0.0) > 0.0 or rep.protected(w) or w in extra
+
+    return known

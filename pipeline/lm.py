@@ -1,0 +1,381 @@
+"""The language-model voice of word repair: how likely a word is between the two words on each side.
+
+A candidate reading ``c`` of the printed token ``t_i`` is scored by the change of log10 probability of
+the window ``t_{i-2} .. t_{i+2}``: the sum of ``log P(t_j | t_{j-1}, t_{j-2})`` for ``j = i .. i+2`` with
+``c`` in place of the printed word, minus the same sum as printed (:meth:`Voice.delta`).  The probability
+of one word is a mixture (:meth:`Voice.logp`) of
+
+* the general English trigram model that PyPI ``pocketsphinx`` ships in its wheel (``en-us.lm.bin``,
+  72 k words, 2.1 M bigrams, 1.7 M trigrams; modern American vocabulary): ``w_trigram``;
+* the general word pairs the cleaner already loads (:func:`pipeline.clean.lexicon.bigram_model`, Google Books
+  counts from symspellpy): ``w_pairs``;
+* the witness's own word pairs (a book repeats its phrases): ``w_doc``.
+
+Period words (the historical and domain lexicons, the extra word lists passed as ``period``: GCIDE's
+Webster 1913 headwords when installed) that the modern model does not know are backed off to
+``period_logp`` instead of the unknown-word floor: the model never argues them into modern words, and
+:func:`proposals` never proposes a change of one.  French has no n-gram model offline: its voice is the
+witness's own pairs and the word's frequency.
+
+:func:`proposals` lists the doubtful tokens of a text (non-words, words with debris or digits inside, and
+real words one cheap OCR confusion away from another word) with their candidates as
+(word, channel cost, LM change); :func:`decide` turns one proposal into an edit, a flag or nothing for a
+given :class:`LMConfig`.  The split lets :mod:`measure.folds` tune the weights on folds without
+recomputing the language model.
+"""
+from __future__ import annotations
+
+import math
+import os
+from collections import Counter
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
+
+import regex
+
+LOG_BASE = math.log10(1.0001)  # pocketsphinx scores are logs in base 1.0001
+PS_UNKNOWN = -536870912  # what pocketsphinx returns for a word it does not know
+BOUNDARY = "<s>"
+# words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
+LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
+JUNK_CHARS = "^|*{}<>%$\\;"
+
+
+@dataclass(frozen=True)
+class LMConfig:
+    """Settings of the language-model voice.  The margins and the channel scale are the values that 4 or 5
+    of the 5 ICDAR 2017 dev folds chose (``python -m measure.evaluate_lm``, grid in its ``grid``): English
+    folds repair non-words at a gain of 1.0, capitalised unknown tokens at 1.0, rare words at 5.0, real
+    words at 2.5 (one fold 3.0); the French folds kept names, rare and real words as printed (99: off,
+    ``strong_langs``) and repair non-words at 2.0."""
+
+    lam: float = 1.0  # weight of the window's log10 probability change against the channel (fixed: margins are in its units)
+    channel_scale: float = 2.0  # log10 probability lost per unit of channel cost
+    margin: float = 1.0  # score gain a non-word repair needs over the printed token
+    other_margin: float = 2.0  # ... in the languages not in strong_langs (French folds)
+    realword_margin: float = 2.5  # ... a real-word repair over a known printed word
+    rare_margin: float = 5.0  # ... a repair of a rare word (a lexicon or the model knows it)
+    name_margin: float = 1.0  # ... a capitalised token inside a sentence that no lexicon knows
+    strong_langs: tuple[str, ...] = ("en",)  # languages where names, rare and real words are judged too
+    separation: float = 0.5  # the best candidate must beat the next by this much
+    flag_band: float = 2.0  # a doubtful token whose best gain falls this far below the margin is flagged
+    realword: bool = True  # also judge known words one cheap confusion from another word
+    realword_max_cost: float = 0.7
+    realword_max_logp: float = -3.0  # ... only where log10 P of it (or of the next word after it) is below this
+    w_trigram: float = 0.85  # mixture weights of the voices (renormalised over those present)
+    w_pairs: float = 0.1
+    w_doc: float = 0.05
+    unk_logp: float = -8.0  # log10 P of a word no voice knows (a non-word as printed)
+    period_logp: float = -5.5  # log10 P of a period word the modern model does not know
+    max_candidates: int = 8  # cheapest channel candidates scored by the model
+    min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
+
+    def for_lang(self, lang: str) -> "LMConfig":
+        """The settings for ``lang``: outside ``strong_langs``, only non-words (at ``other_margin``)."""
+        if lang in self.strong_langs:
+            return self
+        return replace(self, margin=self.other_margin, realword_margin=99.0, rare_margin=99.0, name_margin=99.0)
+
+
+@lru_cache(maxsize=1)
+def trigram_path() -> Path | None:
+    """The English trigram model shipped in the pocketsphinx wheel (None when not installed)."""
+    try:
+        import pocketsphinx
+    except ImportError:
+        return None
+    p = Path(os.path.dirname(pocketsphinx.__file__)) / "model" / "en-us" / "en-us.lm.bin"
+    return p if p.exists() else None
+
+
+@lru_cache(maxsize=1)
+def trigram_model():
+    """pocketsphinx's ``NGramModel`` of English, loaded once (None when not installed)."""
+    p = trigram_path()
+    if p is None:
+        return None
+    from pocketsphinx import NGramModel
+
+    return NGramModel.readfile(str(p))
+
+
+@lru_cache(maxsize=1)
+def gcide_words() -> frozenset[str]:
+    """Headwords of Webster's 1913 (Debian ``dict-gcide``: /usr/share/dictd/gcide.index), lower case;
+    empty when the package is not installed."""
+    p = Path("/usr/share/dictd/gcide.index")
+    if not p.exists():
+        return frozenset()
+    out = set()
+    for line in p.read_text(encoding="utf-8", errors="replace").splitlines():
+        w = line.split("\t", 1)[0].strip().lower()
+        if w.isalpha() and not w.startswith("00"):
+            out.add(w)
+    return frozenset(out)
+
+
+class Voice:
+    """log10 P(word | two previous words) for one text: trigram model, general pairs, the text's pairs."""
+
+    def __init__(self, lang: str, cfg: LMConfig = LMConfig(), bigrams=None, period: frozenset[str] = frozenset(),
+                 doc_uni: Counter | None = None, doc_bi: Counter | None = None, trigram="auto"):
+        self.cfg = cfg
+        self.lang = lang
+        self.tri = (trigram_model() if lang == "en" else None) if trigram == "auto" else trigram
+        self.bg = bigrams
+        self.period = period
+        self.doc_uni = doc_uni or Counter()
+        self.doc_bi = doc_bi or Counter()
+        self._memo: dict[tuple[str, str, str], float] = {}
+
+    def known(self, w: str) -> bool:
+        """Whether a voice knows ``w`` as a word."""
+        if self.tri is not None and self.tri.prob([w]) != PS_UNKNOWN:
+            return True
+        return (self.bg is not None and w in self.bg.words) or w in self.period
+
+    def logp(self, w: str, p1: str, p2: str) -> float:
+        """log10 P(w | p1, p2) (``p1`` the word just before; :data:`BOUNDARY` or "" for none)."""
+        key = (w, p1, p2)
+        v = self._memo.get(key)
+        if v is not None:
+            return v
+        cfg = self.cfg
+        parts = []  # (weight, probability)
+        if self.tri is not None:
+            hist = [h for h in (p1, p2) if h and h != BOUNDARY]
+            if p1 == BOUNDARY or (p1 and not hist):
+                hist = [BOUNDARY]
+            elif p2 == BOUNDARY and len(hist) == 1:
+                hist.append(BOUNDARY)
+            s = self.tri.prob([w] + hist)
+            if s == PS_UNKNOWN:
+                pt = 10 ** cfg.period_logp if w in self.period else 0.0
+            else:
+                pt = 10 ** (s * LOG_BASE)
+            parts.append((cfg.w_trigram, pt))
+        bg = self.bg
+        if bg is not None:
+            lw = bg.words.get(w)
+            lp = bg.words.get(p1) if p1 and p1 != BOUNDARY else None
+            if lw is None:
+                pb = 10 ** cfg.period_logp if w in self.period else 0.0
+            elif lp is not None:
+                n = bg.pairs.get(p1 + " " + w)
+                pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
+            else:
+                pb = 10 ** (lw - bg.log_total)
+            parts.append((cfg.w_pairs, min(1.0, pb)))
+        if self.doc_uni:
+            n1 = self.doc_uni.get(p1, 0)
+            # (the printed occurrence itself is no evidence: one pair less)
+            n = max(0, self.doc_bi.get((p1, w), 0) - 1)
+            pd = n / n1 if n1 else 0.0
+            parts.append((cfg.w_doc, pd))
+        if not parts:
+            v = cfg.unk_logp
+        else:
+            tot = sum(wt for wt, _ in parts)
+            p = sum(wt * x for wt, x in parts) / tot
+            v = max(cfg.unk_logp, math.log10(p)) if p > 0 else cfg.unk_logp
+            if w in self.period and v < cfg.period_logp:
+                v = cfg.period_logp
+        self._memo[key] = v
+        return v
+
+    def window(self, words: list[str], i: int, w: str) -> float:
+        """log10 P of ``words[i..i+2]`` given their histories, with ``w`` at position ``i``."""
+        left2 = words[i - 2] if i >= 2 else BOUNDARY
+        left1 = words[i - 1] if i >= 1 else BOUNDARY
+        r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
+        r2 = words[i + 2] if i + 2 < len(words) else BOUNDARY
+        s = self.logp(w, left1, left2 if left1 != BOUNDARY else "")
+        if r1 != BOUNDARY:
+            s += self.logp(r1, w, left1)
+            if r2 != BOUNDARY:
+                s += self.logp(r2, r1, w)
+        return s
+
+    def delta(self, words: list[str], i: int, w: str) -> float:
+        """Change of the window's log10 probability when ``words[i]`` is read as ``w``."""
+        return self.window(words, i, w) - self.window(words, i, words[i])
+
+
+@dataclass(frozen=True)
+class Proposal:
+    """A doubtful token of the text and its candidates as (word, channel cost, LM change)."""
+
+    start: int
+    end: int
+    printed: str
+    known: bool  # a word of the lexicon (real-word judgement) rather than a non-word
+    rare: bool  # a word some lexicon or voice knows, rarer than the cleaner's nonword_zipf
+    junk: bool  # debris characters or digits inside
+    cands: tuple[tuple[str, float, float], ...]
+    name: bool = False  # capitalised inside a sentence (a name, unless misread)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    start: int
+    end: int
+    printed: str
+    after: str | None  # the repair, or None: flagged or kept
+    flag: bool
+    gain: float
+    candidates: tuple[str, ...]
+    evidence: str
+
+
+def has_junk(tok: str) -> bool:
+    """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
+    if any(c in JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok):
+        return True
+    from .junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    return bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+
+
+def bad_elision(lw: str, rep) -> bool:
+    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon."""
+    if rep.lang != "fr" or "'" not in lw:
+        return False
+    head = lw.split("'", 1)[0]
+    return head not in rep.elision and lw not in rep.zipf and not rep.protected(lw)
+
+
+def case_like(model: str, word: str) -> str:
+    letters = [c for c in model if c.isalpha()]
+    if len(letters) > 1 and all(c.isupper() for c in letters):
+        return word.upper()
+    if letters and letters[0].isupper():
+        return word[:1].upper() + word[1:]
+    return word
+
+
+def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
+    """The doubtful tokens of ``text`` with their scored candidates.
+
+    ``rep`` is the cleaner's :class:`pipeline.clean.repairer.Repairer` (lexicon, protected words, channel and
+    candidate retrieval).  Names (capitalised inside a sentence, no debris), capitals, protected words
+    (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged."""
+    toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
+    words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
+    out = []
+    for i, (s, e, t) in enumerate(toks):
+        lw = words[i]
+        if lw == BOUNDARY or not any(c.isalpha() for c in t):
+            continue
+        junk = has_junk(t)
+        if not junk and sum(c.isalpha() for c in t) < cfg.min_letters:
+            continue
+        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬"):
+            continue  # half of a hyphenated word (a line-end fragment: atten- tion)
+        core = t.strip("'’»")
+        junk = junk or (not core.isalpha() and core.replace("'", "").replace("’", "").isalpha()
+                        and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep)))  # an apostrophe where no word has one
+        if not junk and not core.isalpha():
+            continue
+        if rep.protected(lw):
+            continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)
+        start = i == 0 or words[i - 1] == BOUNDARY
+        z = rep.zipf_of(lw) if not junk else 0.0
+        name = False
+        if not junk and ((core[:1].isupper() and not start) or (core.isupper() and len(core) > 1)):
+            # a capitalised word inside a sentence is a name unless no lexicon or voice knows it
+            if z > 0.0 or voice.known(lw) or len(core) < 4:
+                continue
+            name = True
+        known = z >= rep.cfg.nonword_zipf
+        rare = not known and not junk and (z > 0.0 or voice.known(lw))
+        if known:
+            if not cfg.realword or voice.tri is None and voice.bg is None:
+                continue
+            # a known word is judged only where the model finds it improbable (itself or the word after it)
+            l1 = words[i - 1] if i else BOUNDARY
+            l2 = words[i - 2] if i >= 2 and l1 != BOUNDARY else ""
+            r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
+            here = voice.logp(lw, l1, l2)
+            if here >= cfg.realword_max_logp and (r1 == BOUNDARY or voice.logp(r1, lw, l1) >= cfg.realword_max_logp):
+                continue
+            memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
+            cands = memo.get((lw, cfg.realword_max_cost))
+            if cands is None:
+                vocab = voice.bg.words if voice.bg is not None else rep.zipf
+                cands = memo[lw, cfg.realword_max_cost] = [(w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab)
+                                                           if c <= cfg.realword_max_cost]
+        else:
+            cands = rep.search.candidates(core)
+        cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
+        if not cands and not junk and known:
+            continue
+        scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
+        out.append(Proposal(s, e, t, known, rare, junk, scored, name))
+    return out
+
+
+def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
+    """The candidates of ``p`` as (score, word, cost, LM change), best first:
+    score = lam x LM change - channel_scale x cost."""
+    return sorted(((cfg.lam * d - cfg.channel_scale * c, w, c, d) for w, c, d in p.cands), reverse=True)
+
+
+def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
+    """Repair, flag or keep one doubtful token (``ranked``: :func:`rank` of it, when already computed)."""
+    if ranked is None:
+        ranked = rank(p, cfg)
+    margin = cfg.realword_margin if p.known else cfg.rare_margin if p.rare else cfg.name_margin if p.name else cfg.margin
+    names = tuple(w for _, w, _, _ in ranked[:5])
+    if not ranked:
+        return Verdict(p.start, p.end, p.printed, None, not (p.known or p.rare), -99.0, (), "no candidate")
+    best, w, c, d = ranked[0]
+    second = ranked[1][0] if len(ranked) > 1 else -99.0
+    ev = f"{p.printed!r}: {w!r} LM {d:+.2f} (log10, window of 2+2 words), cost {c:.2f}, score {best:.2f} vs next {second:.2f}"
+    if best >= margin and best - second >= cfg.separation:
+        core = p.printed.strip("'’»")
+        lead = p.printed[: len(p.printed) - len(p.printed.lstrip("'’»"))]
+        trail = p.printed[len(lead) + len(core):]
+        return Verdict(p.start, p.end, p.printed, lead + case_like(core, w) + trail, False, best, names, ev)
+    flag = not (p.known or p.rare) and (best >= margin - cfg.flag_band or p.junk or len(p.printed) >= 3)
+    return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))
+
+
+VOICES = ("trigram", "pairs", "doc", "period")  # what :func:`voice_for` can leave out (ablation)
+
+
+def voice_for(text: str, rep, cfg: LMConfig = LMConfig(), period_extra: frozenset[str] | None = None,
+              off: frozenset[str] = frozenset()) -> Voice:
+    """The voice of one text: the trigram model (English), the cleaner's general pairs, the text's own pairs,
+    and the period words (historical + domain lexicons + GCIDE headwords); the parts named in ``off``
+    (of :data:`VOICES`) left out."""
+    from .clean.lexicon import bigram_model, count_text
+
+    uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
+    period: frozenset[str] = frozenset()
+    if "period" not in off:
+        memo = rep.memo("lm_period")  # (built once per repairer: GCIDE has some 100 k headwords)
+        key = id(period_extra)
+        period = memo.get(key)
+        if period is None:
+            words = set(rep.hist) | set(rep.domain)
+            if rep.lang == "en":
+                words |= gcide_words() if period_extra is None else period_extra
+            period = memo[key] = frozenset(words)
+    tri = None if "trigram" in off else "auto"
+    bg = None if "pairs" in off else bigram_model(rep.lang)
+    return Voice(rep.lang, cfg, bg, period, uni, bi, trigram=tri)
+
+
+def apply_verdicts(text: str, verdicts: list[Verdict]) -> str:
+    """``text`` with the repairs of ``verdicts`` put in (they do not overlap)."""
+    out, pos = [], 0
+    for v in sorted(verdicts, key=lambda v: v.start):
+        if v.after is None:
+            continue
+        out.append(text[pos : v.start])
+        out.append(v.after)
+        pos = v.end
+    out.append(text[pos:])
+    return "".join(out)

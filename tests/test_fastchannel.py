@@ -1,0 +1,50 @@
+"""The compiled channel (pipeline.clean.fastchannel) gives exactly what the Python programme gives."""
+from __future__ import annotations
+
+from pathlib import Path
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline.clean import CleanConfig
+from pipeline.clean.channel import Channel
+from pipeline.clean.fastchannel import FastChannel
+from pipeline.clean.lexicon import load_lexicon_data
+from pipeline.clean.tokens import JUNK
+
+LEXICON = Path(__file__).resolve().parent.parent / "corpus" / "lexicon"
+CFG = CleanConfig()
+CHANNELS = {}
+for lang in ("fr", "en"):
+    args = (load_lexicon_data(LEXICON, lang, domain=False).confusions, CFG.accent_cost, CFG.junk_sub_cost, CFG.junk_del_cost)
+    slow, fast = Channel(*args), FastChannel(*args)
+    slow.extra_letter = fast.extra_letter = CFG.extra_letter_cost
+    CHANNELS[lang] = (slow, fast)
+PRINTED = st.text(alphabet="aeinrsmhlucdtoévwIJTOSl1i0'’ſĲİ" + JUNK, max_size=10)
+INTENDED = st.text(alphabet="aeinrsmhlucdtoéèêvw'’", max_size=10)
+
+
+@settings(max_examples=400, deadline=None)
+@given(PRINTED, INTENDED, st.sampled_from([None, 0.7, 1.2, 1.6, 3.5]), st.sampled_from(["fr", "en"]))
+def test_compiled_cost_equals_the_python_programme(o, t, cut, lang):
+    slow, fast = CHANNELS[lang]
+    a, b = slow.cost(o, t, cut), fast.cost(o, t, cut)
+    if cut is None or a <= cut or b <= cut:
+        assert a == b
+    else:
+        assert a > cut and b > cut
+
+
+def test_compiled_cost_reads_the_ocr_confusions_cheaply():
+    _, fast = CHANNELS["fr"]
+    assert fast.cost("rnaison", "maison") == 0.35
+    assert fast.cost("maison", "maison") == 0.0
+    assert fast.cost("talon", "salon", cutoff=0.5) > 0.5
+
+
+def test_changing_the_extra_letter_cost_reaches_the_compiled_tables():
+    args = (load_lexicon_data(LEXICON, "fr", domain=False).confusions, 0.35, 0.45, 0.35)
+    slow, fast = Channel(*args), FastChannel(*args)
+    fast.cost("maisonn", "maison")
+    slow.extra_letter = fast.extra_letter = 1.7
+    assert fast.cost("maisonn", "maison") == slow.cost("maisonn", "maison") == 1.7

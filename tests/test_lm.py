@@ -1,0 +1,161 @@
+"""The language-model voice of word repair (pipeline.lm) and fold-based tuning (measure.folds)."""
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pipeline import lm
+from pipeline.clean import CleanConfig, general_resources
+from measure.folds import cross_validate, doc_folds, pooled
+
+
+
+@pytest.fixture(scope="module")
+def rep():
+    return general_resources("en").repairer(CleanConfig())
+
+
+def sentence_logp(v: lm.Voice, text: str) -> float:
+    words = text.split()
+    s, p1, p2 = 0.0, lm.BOUNDARY, ""
+    for w in words:
+        s += v.logp(w, p1, p2)
+        p1, p2 = w, p1
+    return s
+
+
+@pytest.mark.parametrize("right,wrong", [
+    ("the king takes the trick", "tire king takes the trick"),
+    ("he is obliged to play", "be is obliged to play"),
+    ("the card must be played", "the card must he played"),
+    ("and the king wins", "ami the king wins"),
+    ("the dealer deals the cards", "tho dealer deals the cards"),
+    ("the players cut the pack", "tile players cut the pack"),
+])
+def test_trigram_voice_prefers_the_right_sentence(right, wrong):
+    v = lm.Voice("en")
+    assert sentence_logp(v, right) > sentence_logp(v, wrong) + 1.0
+
+
+def test_period_word_unknown_to_the_modern_model_is_backed_off_not_floored():
+    cfg = lm.LMConfig()
+    plain = lm.Voice("en", cfg)
+    period = lm.Voice("en", cfg, period=frozenset({"shew"}))
+    assert plain.logp("shew", "must", "he") == cfg.unk_logp
+    assert period.logp("shew", "must", "he") >= cfg.period_logp
+
+
+def test_witness_pairs_are_a_voice_and_the_printed_pair_is_no_evidence_for_itself():
+    cfg = lm.LMConfig(w_trigram=0.0, w_pairs=0.0, w_doc=1.0)
+    uni = Counter({"the": 10, "trump": 4})
+    bi = Counter({("the", "trump"): 4, ("the", "tramp"): 1})
+    v = lm.Voice("fr", cfg, doc_uni=uni, doc_bi=bi, trigram=None)
+    assert v.logp("trump", "the", "") > v.logp("tramp", "the", "")
+    assert v.logp("tramp", "the", "") == cfg.unk_logp  # seen once: only the printed occurrence
+
+
+def test_a_non_word_is_repaired_by_its_context(rep):
+    text = "He held the ordinaty cards of the game in his hand."
+    v = lm.voice_for(text, rep)
+    vs = [lm.decide(p, lm.LMConfig(margin=1.0)) for p in lm.proposals(text, rep, v)]
+    assert lm.apply_verdicts(text, vs) == "He held the ordinary cards of the game in his hand."
+
+
+def test_historical_spellings_are_never_proposed(rep):
+    text = "He must shew his cards in connexion with the game."
+    v = lm.voice_for(text, rep)
+    assert {p.printed.lower() for p in lm.proposals(text, rep, v)}.isdisjoint({"shew", "connexion"})
+
+
+def test_junk_without_a_repair_is_flagged_and_never_changed(rep):
+    text = "The dealer xq^zvb the cards."
+    v = lm.voice_for(text, rep)
+    vs = [lm.decide(p, lm.LMConfig()) for p in lm.proposals(text, rep, v)]
+    junk = [x for x in vs if x.printed == "xq^zvb"]
+    assert junk and junk[0].flag and junk[0].after is None
+    assert all(not (x.flag and x.after) for x in vs)  # a flagged word is never a changed one
+
+
+def test_a_capitalised_known_name_inside_a_sentence_is_left_alone(rep):
+    text = "The game was played at London by the club."
+    v = lm.voice_for(text, rep)
+    assert "London" not in {p.printed for p in lm.proposals(text, rep, v)}
+
+
+def test_doc_folds_partition_the_documents_in_contiguous_blocks():
+    folds = doc_folds(11, 5)
+    tests = [t for _, t in folds]
+    assert sorted(i for t in tests for i in t) == list(range(11))
+    for train, test in folds:
+        assert set(train).isdisjoint(test) and len(train) + len(test) == 11
+        assert list(test) == list(range(test[0], test[-1] + 1))
+    with pytest.raises(ValueError):
+        doc_folds(1, 5)
+
+
+def test_cross_validation_never_scores_a_setting_on_the_documents_it_was_chosen_on():
+    # documents 0-4 favour setting "a", documents 5-9 favour "b": the held-out block is scored with the
+    # setting the other blocks chose, which is the wrong one whenever the held-out block alone decides
+    docs = list(range(10))
+    prefer = {i: ("a" if i < 5 else "b") for i in docs}
+
+    def run(ds, s):
+        return [0 if prefer[d] == s else 1 for d in ds]
+
+    def loss(ds, outs):
+        return sum(outs) / len(ds)
+
+    folds = cross_validate(docs, ["a", "b"], run, loss, k=2)
+    assert [f.setting for f in folds] == ["b", "a"]  # each half is held out and the other half decides
+    assert pooled(len(docs), folds) == [1] * 10
+    folds5 = cross_validate(docs, ["a", "b"], run, loss, k=5)
+    assert all(len(f.test) == 2 for f in folds5)
+
+
+# ---- the pass in the clean stage, flags, junk ------------------------------------------------------
+from pipeline import junk  # noqa: E402
+from pipeline.clean import DEFAULT_CORPUS, REGISTRY, clean, load_resources  # noqa: E402
+from pipeline.corpus import load_witnesses, witness_text  # noqa: E402
+from pipeline.model import offset_maps  # noqa: E402
+
+
+def test_the_lm_pass_is_registered_last_of_the_word_passes():
+    names = [p.name for p in REGISTRY]
+    assert "lm-words" in names and names.index("lm-words") > names.index("bigram-context")
+
+
+def test_junk_tokens_are_debris_digits_inside_words_and_long_non_words(rep):
+    text = "He took the fat^Jbe and n6w a cnrrtf: on the 17th, London and atten- tion, V(fn too."
+    found = {t for _, _, t, _ in junk.junk_tokens(text, junk.known_for(rep))}
+    assert {"fat^Jbe", "n6w", "cnrrtf", "V(fn"} <= found
+    assert found.isdisjoint({"17th", "London", "atten", "tion", "took"})
+
+
+@pytest.fixture(scope="module")
+def witnesses_cleaned():
+    out = []
+    for w in load_witnesses(DEFAULT_CORPUS):
+        res = load_resources(DEFAULT_CORPUS, w.lang)
+        out.append((w, res, clean(witness_text(DEFAULT_CORPUS, w), res, CleanConfig())))
+    return out
+
+
+def test_flags_are_one_per_word_and_never_on_a_changed_word(witnesses_cleaned):
+    for w, _res, cl in witnesses_cleaned:
+        spans = [(f.start, f.end) for f in cl.flags]
+        assert len(spans) == len(set(spans)), w.id
+        for f in cl.flags:
+            assert cl.raw[f.start : f.end] == f.text
+            assert not any(c.start < f.end and c.end > f.start for c in cl.corrections), (w.id, f.text)
+
+
+def test_no_unflagged_junk_in_any_witness_reading_text(witnesses_cleaned):
+    for w, res, cl in witnesses_cleaned:
+        rep = res.repairer(CleanConfig())
+        voice = lm.voice_for(cl.text, rep)
+        lex = junk.known_for(rep)
+        _, r2c = offset_maps(cl.raw, cl.corrections)
+        flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cl.flags]
+        left = junk.unflagged(junk.junk_tokens(cl.text, lambda x: lex(x) or voice.known(x)), flagged)
+        assert not left, (w.id, [t for _, _, t, _ in left])

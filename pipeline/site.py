@@ -515,7 +515,7 @@ def _synoptic_html(game: str, results: Sequence[WitnessResult], links: Sequence[
                 links_html = (
                     f'<details class="links"><summary title="best link score {esc(best)}">'
                     f'{len(ls)} link{"s" if len(ls) != 1 else ""} · best {esc(best)}</summary><ul>{items}</ul></details>'
-                    if ls else '<p class="nolink">no aligned law</p>'
+                    if ls else '<p class="nolink" data-no-counterpart="1">no counterpart (unaligned)</p>'
                 )
                 parts.append(
                     f'<div class="law" data-law-id="{esc(law.id)}" data-witness="{esc(w)}">'

@@ -905,9 +905,11 @@ class LinkFragments:
 
 
 def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
-                   config: TeiConfig = TeiConfig()) -> LinkFragments:
+                   config: TeiConfig = TeiConfig(), unaligned: Sequence = ()) -> LinkFragments:
     """The TEI of one part of the links (see ``AlignmentsWriter``): a pure function of the part, so
-    that it can be made where the part was computed and cached with it."""
+    that it can be made where the part was computed and cached with it.  ``unaligned`` (align.Unaligned): laws with
+    no counterpart in another witness, as ``ptr`` elements in a linkGrp of type "no_counterpart" (the reason in a
+    certainty element, as for links)."""
     missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
     if missing:
         raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
@@ -920,12 +922,20 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
         used[lid] = used.get(lid, 0) + 1
         if used[lid] > 1:
             lid = f"{lid}.{used[lid]}"
-        cert = cert_level(k.score, config)
+        cert = k.band or cert_level(k.score, config)  # the aligner's calibrated band (pipeline/align.py)
         target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
         out = groups.setdefault((k.game, k.kind), ([], []))
         out[0].append(f'{unit * 3}<link target={quoteattr(target)} cert="{cert}" xml:id={quoteattr(lid)}/>\n')
         desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
         out[1].append(f'{unit * 2}<certainty target={quoteattr("#" + lid)} locus="location" cert="{cert}" degree="{_degree(k.score)}">\n'
+                      f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n")
+    for u in sorted(unaligned, key=lambda u: (u.game, u.law, u.other_witness)):
+        pid = f"nocp.{u.law}--{u.other_witness}"
+        out = groups.setdefault((u.game, "no_counterpart"), ([], []))
+        out[0].append(f'{unit * 3}<ptr target={quoteattr(law_pointer(u.law, u.witness))} type="no_counterpart" '
+                      f'n={quoteattr(u.other_witness)} xml:id={quoteattr(pid)}/>\n')
+        desc = _safe_xml_text(f"no counterpart in {u.other_witness}: {u.reason}; reading: {u.reading}")
+        out[1].append(f'{unit * 2}<certainty target={quoteattr("#" + pid)} locus="location" cert="medium">\n'
                       f"{unit * 3}<desc>{xml_escape(desc)}</desc>\n{unit * 2}</certainty>\n")
     return LinkFragments(tuple((g, "".join(a).encode("utf-8"), "".join(b).encode("utf-8")) for g, (a, b) in groups.items()),
                          len(links))

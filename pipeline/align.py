@@ -770,7 +770,12 @@ class AlignModel:
         if not self.config.use_provisions or kind == "same_text":
             return None
         self.read([a, b])
-        return compare(self.provisions[a.id], self.provisions[b.id])
+        hard = self.resources._cache.get("hard_facts")
+        if hard is None:
+            from .provisions import load_extraction
+
+            hard = self.resources._cache["hard_facts"] = load_extraction().hard_facts
+        return compare(self.provisions[a.id], self.provisions[b.id], hard)
 
     def combine(self, sim: float, cmp, gate_only: bool = False) -> float:
         """The pair score from the similarity and the comparison of the readings (AlignConfig.event_weight ...);
@@ -784,6 +789,8 @@ class AlignModel:
             return sim * cfg.other_event_factor
         if gate_only:
             return sim
+        if cmp.hard_conflict:  # the same event in another situation (the first deal / the deal for the discard)
+            return sim * cfg.condition_conflict_factor
         s = cfg.event_weight * cmp.event_overlap + (1 - cfg.event_weight) * sim
         return s * (cfg.condition_conflict_factor if cmp.conflicting_facts else 1.0)
 

@@ -75,6 +75,7 @@ class Extraction:
     en_forms: Mapping[str, str]
     config: ExtractionConfig = ExtractionConfig()
     references: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # game -> lang -> regexes
+    hard_facts: frozenset[str] = frozenset()  # facts whose conflict means another situation (see Comparison)
 
     def rules(self, game: str, lang: str) -> tuple[PatternRule, ...]:
         return tuple(r for r in (*self.events.get(game, ()), *self.conditions) if r.lang == lang)
@@ -119,6 +120,8 @@ class Comparison:
     shared_outcomes: tuple[str, ...]
     other_outcomes: tuple[str, ...]  # outcomes stated by one side only
     unread_both: bool = False  # neither side has an event read
+    hard_conflict: bool = False  # a conflicting fact is one that makes the situations different (extraction data:
+    #   [facts] hard = [...], e.g. the first deal vs the deal for the discard), not one case of several
 
     def evidence(self) -> str:
         if self.event_overlap < 0:
@@ -208,7 +211,9 @@ def _load(corpus_dir: str) -> Extraction:
             except re.error as e:
                 raise ExtractionError(f"{p}: references: {rx!r} is not a regular expression ({e})") from None
     cpath = ann / "extraction_conditions.toml"
-    conditions = _rules(_read_toml(cpath).get("condition", []), "condition", str(cpath)) if cpath.exists() else ()
+    cdata = _read_toml(cpath) if cpath.exists() else {}
+    conditions = _rules(cdata.get("condition", []), "condition", str(cpath))
+    hard = frozenset(cdata.get("facts", {}).get("hard", []))
     forms: dict[str, str] = {}
     fp = d / "lexicon" / "en_forms.csv"
     if fp.exists():
@@ -216,7 +221,7 @@ def _load(corpus_dir: str) -> Extraction:
             if line.strip() and not line.startswith("#") and "," in line:
                 f, l = line.split(",", 1)
                 forms[f.strip().lower()] = l.strip().lower()
-    ex = Extraction(events=events, conditions=conditions, en_forms=forms, references=references)
+    ex = Extraction(events=events, conditions=conditions, en_forms=forms, references=references, hard_facts=hard)
     for game in events:  # every pattern compiles (errors at load time, not at the first law)
         for r in (*events[game], *conditions):
             _spacy_pattern(r.source, ex.config.max_gap, f"{ann}/{r.kind} {r.label}")
@@ -353,8 +358,8 @@ def _with_references(laws: Sequence[Law], provisions: dict[str, Provision], extr
     return provisions
 
 
-def compare(p: Provision, q: Provision) -> Comparison:
-    """How the readings ``p`` and ``q`` agree (see :class:`Comparison`)."""
+def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()) -> Comparison:
+    """How the readings ``p`` and ``q`` agree (see :class:`Comparison`); ``hard_facts``: Extraction.hard_facts."""
     wa = {e: w for e, w, _ in p.events}
     wb = {e: w for e, w, _ in q.events}
     if not wa or not wb:
@@ -366,13 +371,14 @@ def compare(p: Provision, q: Provision) -> Comparison:
         norm = (sum(w * w for w in wa.values()) * sum(w * w for w in wb.values())) ** 0.5
         overlap = inter / norm if norm else 0.0
     fa, fb = p.facts(), q.facts()
-    matching, conflicting = [], []
+    matching, conflicting, hard = [], [], False
     for f in sorted(fa.keys() & fb.keys()):
         common = fa[f] & fb[f]
         if common:
             matching.extend(f"{f}={v}" for v in sorted(common))
         else:
             conflicting.append(f"{f}: {'|'.join(sorted(fa[f]))} / {'|'.join(sorted(fb[f]))}")
+            hard = hard or f in hard_facts
     oa, ob = {t for t, _ in p.outcomes}, {t for t, _ in q.outcomes}
     return Comparison(
         event_overlap=round(overlap, 4),
@@ -381,6 +387,7 @@ def compare(p: Provision, q: Provision) -> Comparison:
         only_b=tuple(sorted(wb.keys() - wa.keys())),
         matching_facts=tuple(matching),
         conflicting_facts=tuple(conflicting),
+        hard_conflict=hard,
         shared_outcomes=tuple(sorted(oa & ob)),
         other_outcomes=tuple(sorted(oa ^ ob)),
         unread_both=not wa and not wb,

@@ -163,6 +163,9 @@ def _law_ref(game: str, wit: str, value: str) -> str:
         return v
     if re.fullmatch(r"\d+", v):
         return f"{game}.{wit}.law-{int(v)}"
+    m = re.fullmatch(r"(\d+)\.([a-z]+)", v)  # a clause: 29.ii, 7.a
+    if m:
+        return f"{game}.{wit}.law-{int(m.group(1))}.{m.group(2)}"
     m = re.fullmatch(r"(\d+)\s*\(?([a-z])\)?", v)
     if m:
         return f"{game}.{wit}.law-{int(m.group(1))}.{m.group(2)}"
@@ -174,6 +177,13 @@ def _law_ref(game: str, wit: str, value: str) -> str:
 
 def read_gold(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set[tuple[str, str]]]:
     """(game, witness A, witness B, sure links, possible links) of one gold file."""
+    return read_gold_full(path)[:5]
+
+
+def read_gold_full(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set[tuple[str, str]], set[str]]:
+    """(game, witness A, witness B, sure links, possible links, laws with no counterpart) of one gold file.
+
+    A row ``law,,none`` (or ``,law,none``) says that the law of A (of B) has no counterpart in the other witness."""
     parts = path.stem.split("_")
     game = parts[0]
     wa = _witness_token(parts[1], None)
@@ -181,11 +191,15 @@ def read_gold(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set[tupl
     lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
     sure: set[tuple[str, str]] = set()
     possible: set[tuple[str, str]] = set()
+    none: set[str] = set()
     for row in list(csv.reader(lines))[1:]:
-        a, b, strength = row[0], row[1], (row[2].strip() if len(row) > 2 else "sure")
+        a, b, strength = row[0].strip(), row[1].strip(), (row[2].strip() if len(row) > 2 else "sure")
+        if strength == "none":
+            none.add(_law_ref(game, wa, a) if a else _law_ref(game, wb, b))
+            continue
         pair = (_law_ref(game, wa, a), _law_ref(game, wb, b))
         (sure if strength == "sure" else possible).add(pair)
-    return game, wa, wb, sure, possible
+    return game, wa, wb, sure, possible, none
 
 
 def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: set) -> dict:
@@ -205,6 +219,70 @@ def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
     return {"witness_a": wa, "witness_b": wb, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
             "tp": len(tp), "fp": len(fp), "fn": len(fn), "ignored_possible": len(pred & possible),
             "false_positives": sorted(map(list, fp)), "missed": sorted(map(list, fn))}
+
+
+def score_unaligned(links: Iterable[Link], wa: str, wb: str, none: set[str]) -> dict:
+    """How many of the gold's laws with no counterpart got no link to the other witness (``unaligned_right``
+    of ``unaligned_gold``), and the ones wrongly linked."""
+    linked = {x for l in links if {l.a.split(".")[1], l.b.split(".")[1]} == {wa, wb} for x in (l.a, l.b)}
+    wrong = sorted(none & linked)
+    return {"unaligned_gold": len(none), "unaligned_right": len(none) - len(wrong), "unaligned_linked": wrong}
+
+
+def band_counts(links: Iterable[Link], wa: str, wb: str, sure: set, possible: set) -> dict[str, dict[str, int]]:
+    """Per certainty band (``Link.band``): links that are sure (tp), possible (ignored) or wrong (fp) in this gold."""
+    out: dict[str, dict[str, int]] = {}
+    for l in links:
+        if {l.a.split(".")[1], l.b.split(".")[1]} != {wa, wb}:
+            continue
+        pair = (l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a)
+        c = out.setdefault(getattr(l, "band", "") or "-", {"tp": 0, "possible": 0, "fp": 0})
+        c["tp" if pair in sure else "possible" if pair in possible else "fp"] += 1
+    return out
+
+
+def scored_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: set) -> list[list]:
+    """[score, band, "tp" | "possible" | "fp"] of every link between the gold's two witnesses (for calibration)."""
+    out = []
+    for l in links:
+        if {l.a.split(".")[1], l.b.split(".")[1]} != {wa, wb}:
+            continue
+        pair = (l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a)
+        out.append([l.score, l.band, "tp" if pair in sure else "possible" if pair in possible else "fp"])
+    return sorted(out)
+
+
+def calibration(results: Sequence[dict], thresholds: Sequence[float] = tuple(x / 20 for x in range(4, 17)),
+                band: str = "high") -> list[dict]:
+    """For each score threshold: the precision of the links of ``band`` scoring at least that, over all golds and on
+    the worst gold.  Run with ``--set band_high=0`` every link that may be "high" (a primary link on a shared event)
+    is in the band, and AlignConfig.band_high is read off this table: the lowest threshold whose worst-gold precision
+    is at least 0.95 (README, "Alignment")."""
+    rows = []
+    for t in thresholds:
+        tp = fp = 0
+        worst = 1.0
+        for r in results:
+            a = sum(1 for s, b_, k in r.get("scored_links", []) if s >= t and k == "tp" and b_ == band)
+            b = sum(1 for s, b_, k in r.get("scored_links", []) if s >= t and k == "fp" and b_ == band)
+            tp, fp = tp + a, fp + b
+            if a + b:
+                worst = min(worst, a / (a + b))
+        rows.append({"threshold": t, "tp": tp, "fp": fp, "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+                     "worst_gold_precision": round(worst, 4)})
+    return rows
+
+
+def band_precision(results: Sequence[dict]) -> dict[str, dict]:
+    """Precision of the links of each certainty band over all the given gold results (possible links left out)."""
+    tot: dict[str, dict[str, int]] = {}
+    for r in results:
+        for band, c in r.get("bands", {}).items():
+            t = tot.setdefault(band, {"tp": 0, "possible": 0, "fp": 0})
+            for k in t:
+                t[k] += c[k]
+    return {b: {**c, "precision": round(c["tp"] / (c["tp"] + c["fp"]), 4) if c["tp"] + c["fp"] else None}
+            for b, c in sorted(tot.items())}
 
 
 def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
@@ -234,7 +312,7 @@ def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: 
     cache: dict[tuple[str, tuple[str, ...]], tuple[Link, ...]] = {}
     results = []
     for gold in gold_files:
-        game, wa, wb, sure, possible = read_gold(gold)
+        game, wa, wb, sure, possible, none = read_gold_full(gold)
         added = tuple(sorted(w for w in (wa, wb) if w in extra_by_wit))
         key = (game, added)
         if key not in cache:
@@ -245,6 +323,9 @@ def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: 
             game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
             cache[key] = align(game_laws, resources, config, witnesses)
         res = score_links(cache[key], wa, wb, sure, possible)
+        res.update(score_unaligned(cache[key], wa, wb, none))
+        res["bands"] = band_counts(cache[key], wa, wb, sure, possible)
+        res["scored_links"] = scored_links(cache[key], wa, wb, sure, possible)
         res["gold"] = gold.name
         res["game"] = game
         results.append(res)
@@ -304,10 +385,13 @@ def config_with(config: AlignConfig, overrides: Sequence[str]) -> AlignConfig:
 
 
 def _print_table(rows: Sequence[dict]) -> None:
-    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3}")
+    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3} {'unaligned right':>16}")
     for r in rows:
+        un = f"{r['unaligned_right']}/{r['unaligned_gold']}" if r.get("unaligned_gold") else "-"
         print(f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
-              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d}")
+              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}")
+        for lid in r.get("unaligned_linked", []):
+            print(f"    linked, gold says no counterpart: {lid}")
         for a, b in r["false_positives"]:
             print(f"    false positive: {a} ~ {b}")
         for a, b in r["missed"]:
@@ -355,6 +439,18 @@ def main(argv: Sequence[str] | None = None) -> int:
     print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
           "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)")
     _print_table(result["dev_pairs"])
+    result["bands"] = band_precision([*result["pairs"], *result["dev_pairs"]])
+    print("precision of the links per certainty band, over every gold (shared and development; possible links left out)")
+    print(f"{'band':8} {'links':>6} {'sure':>5} {'possible':>8} {'wrong':>6} {'precision':>9}")
+    for band, c in result["bands"].items():
+        n = c["tp"] + c["possible"] + c["fp"]
+        prec = "-" if c["precision"] is None else f"{c['precision']:.3f}"
+        print(f"{band:8} {n:6d} {c['tp']:5d} {c['possible']:8d} {c['fp']:6d} {prec:>9}")
+    result["calibration"] = calibration([*result["pairs"], *result["dev_pairs"]])
+    print("calibration of the high band: precision of its links scoring at least t, all golds / worst gold "
+          "(with --set band_high=0: every primary link on a shared event)")
+    print("  " + "  ".join(f"{c['threshold']:.2f}:{c['precision'] if c['precision'] is not None else '-'}"
+                           f"/{c['worst_gold_precision']}" for c in result["calibration"]))
     if args.json is not None:
         write_json_atomic(args.json, result)
         print(f"wrote {args.json}")

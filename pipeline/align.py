@@ -95,8 +95,8 @@ class AlignConfig:
     """Thresholds and weights of the aligner (all named, all documented)."""
 
     # decision rule
-    min_score: float = 0.15  # a mutual-best link must score at least this; below, the laws stay unlinked
-    floor: float = 0.2  # a secondary (1:n / n:1) link, or a 1:1 link that is not the mutual best of its laws, must
+    min_score: float = 0.2  # a mutual-best link must score at least this; below, the laws stay unlinked
+    floor: float = 0.25  # a secondary (1:n / n:1) link, or a 1:1 link that is not the mutual best of its laws, must
     #   score at least this ...
     ratio: float = 0.8  # ... and at least this fraction of the best score of the law it attaches to
     orphan_ratio: float = 0.7  # ratio for a secondary link from a law that has no primary link (its best counterpart
@@ -151,6 +151,26 @@ class AlignConfig:
     outcome_max_gap: int = 2  # words allowed between two words of an outcome phrase
     evidence_terms: int = 6  # how many shared concepts the evidence string names
     skip_parents_with_clauses: bool = True  # a law whose clauses are given is aligned through its clauses only
+    # the structured readings (pipeline/provisions.py): two laws correspond when they rule on the same event; the
+    # concept and word similarity above is the secondary signal.  For two witnesses of one printed source (same_text)
+    # the readings are not used: the text itself decides.
+    use_provisions: bool = True
+    event_weight: float = 0.5  # both laws read and sharing an event: score = event_weight * event overlap (weighted
+    #   Jaccard of the two event sets, 0..1) + (1 - event_weight) * similarity ...
+    condition_conflict_factor: float = 0.8  # ... times this when a condition both state has no value in common
+    #   (found before the trump is turned / after play has begun): soft, as one law may state several cases
+    other_event_factor: float = 0.25  # both laws read, no event in common: similarity times this (they rule on
+    #   different irregularities: "no counterpart" unless the texts are near copies)
+    ratio_event_share: float = 0.5  # the decision rule's ratio tests compare this share of the score with a shared
+    #   event's lift and the rest without it (AlignModel.matrices): 1 = the scores, 0 = the gated similarity alone
+    no_reading_factor: float = 0.5  # one law is read as ruling on an event, the other on none: similarity times this
+    unread_factor: float = 1.0  # neither law has an event read (a game without extraction data): similarity as is
+    # certainty bands of a link (alignments.csv band, TEI link/@cert), set from the precision measured per band by
+    # `make eval` over every gold (README, "Alignment"): a link is "high" when it scores at least band_high AND both
+    # laws were read as ruling on a shared event (or the two witnesses are readings of one printed text); "medium"
+    # from band_medium; "low" below
+    band_high: float = 0.65
+    band_medium: float = 0.35
     # optional extra scorers (embeddings etc.): off by default, nothing is downloaded at run time
     scorers: tuple[Scorer, ...] = ()
     scorer_weight: float = 0.3  # weight of the mean of the extra scorers' scores
@@ -691,6 +711,7 @@ class AlignModel:
                                 for w, d in counts.items()} for lang, counts in wdf.items()}
         self._word_vectors: dict[str, dict[str, float]] = {}
         self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
+        self.provisions: dict = {}  # law id -> provisions.Provision (read lazily, per batch of laws scored)
 
     def forget(self, law_ids: Iterable[str]) -> None:
         """Drop laws scored against the model (not the ones it was fitted on) and what was derived from them."""
@@ -699,6 +720,7 @@ class AlignModel:
             self.laws.pop(lid, None)
             self._vectors.pop(lid, None)
             self._word_vectors.pop(lid, None)
+            self.provisions.pop(lid, None)
 
     def _weight(self, c: str) -> float:
         w = self._weights.get(c)
@@ -728,6 +750,54 @@ class AlignModel:
         """True for a concept all of whose glossary rows are of a function-word type (``function_types``)."""
         types = _tables(self.resources).concept_types.get(c)
         return bool(types) and types <= set(self.config.function_types)
+
+    def read(self, laws: Sequence[Law]) -> None:
+        """Read the provisions of the laws not read yet (pipeline/provisions.py, one spaCy call per law)."""
+        from .provisions import read_provisions
+
+        fresh = [l for l in laws if l.id not in self.provisions]
+        if fresh:
+            self.provisions.update(read_provisions(fresh, self.resources._cache.get("extraction")))
+
+    def reading(self, a: Law, b: Law, kind: str):
+        """The comparison of the two laws' readings (None when readings are not used for this pair)."""
+        from .provisions import compare
+
+        if not self.config.use_provisions or kind == "same_text":
+            return None
+        self.read([a, b])
+        hard = self.resources._cache.get("hard_facts")
+        if hard is None:
+            from .provisions import load_extraction
+
+            hard = self.resources._cache["hard_facts"] = load_extraction().hard_facts
+        return compare(self.provisions[a.id], self.provisions[b.id], hard)
+
+    def combine(self, sim: float, cmp, gate_only: bool = False) -> float:
+        """The pair score from the similarity and the comparison of the readings (AlignConfig.event_weight ...);
+        ``gate_only``: the similarity only lowered for other or unread events (the ratio basis of :meth:`matrices`)."""
+        cfg = self.config
+        if cmp is None:
+            return sim
+        if cmp.event_overlap < 0:
+            return sim * (cfg.unread_factor if cmp.unread_both else cfg.no_reading_factor)
+        if cmp.event_overlap == 0:
+            return sim * cfg.other_event_factor
+        if gate_only:
+            return sim
+        if cmp.hard_conflict:  # the same event in another situation (the first deal / the deal for the discard)
+            return sim * cfg.condition_conflict_factor
+        s = cfg.event_weight * cmp.event_overlap + (1 - cfg.event_weight) * sim
+        return s * (cfg.condition_conflict_factor if cmp.conflicting_facts else 1.0)
+
+    def band(self, score: float, cmp, primary: bool = True) -> str:
+        """The certainty band of a link (AlignConfig.band_high, band_medium): "high" only for a primary (1:1) link
+        on a shared event (or between two readings of one printed text)."""
+        cfg = self.config
+        structured = cmp is None or (cmp.event_overlap > 0)
+        if score >= cfg.band_high and structured and primary:
+            return "high"
+        return "medium" if score >= cfg.band_medium else "low"
 
     def law_vector(self, law: Law | str) -> dict[str, float]:
         """The weighted concept vector of a law (fitted or new: a new law is analysed on the fly)."""
@@ -947,9 +1017,19 @@ class AlignModel:
         with ``config.scorers`` the pairs are scored one by one."""
         import numpy as np
 
+        return self.matrices(rows, cols, kind)[0]
+
+    def matrices(self, rows: Sequence[Law], cols: Sequence[Law], kind: str) -> tuple["np.ndarray", "np.ndarray"]:
+        """(scores, ratio basis): the scores of :meth:`matrix`, and the similarity gated by the readings (times
+        other_event_factor / no_reading_factor, not raised by a shared event) that the decision rule's ratio tests
+        compare: a shared event lifts every law ruling on it alike, so it must not make them all look as good as the
+        best (a code's revoke laws against another code's definition of a revoke)."""
+        import numpy as np
+
         cfg = self.config
         if cfg.scorers:
-            return np.array([[self.score(a, b, None, (len(rows), len(cols)))[0] for b in cols] for a in rows])
+            m = np.array([[self.score(a, b, None, (len(rows), len(cols)))[0] for b in cols] for a in rows])
+            return m, m
 
         def cosines(vector) -> "np.ndarray":
             """Cosine similarity of every row law with every column law, over ``vector(law)`` (a sparse dict)."""
@@ -982,10 +1062,24 @@ class AlignModel:
             if kind != "same_text" and cfg.word_weight:
                 ws = cosines(self.word_vector)
             s = self._same_language(s, ts, ws, kind)
+        return self._finish(s, rows, cols, kind)
+
+    def _finish(self, s, rows: Sequence[Law], cols: Sequence[Law], kind: str):
+        import numpy as np
+
+        cfg = self.config
+        gated = s
+        if cfg.use_provisions and kind != "same_text" and rows and cols:
+            self.read([*rows, *cols])
+            cmps = [[self.reading(a, b, kind) for b in cols] for a in rows]
+            gated = np.array([[self.combine(float(s[i, j]), c, gate_only=True) for j, c in enumerate(r)] for i, r in enumerate(cmps)])
+            s = np.array([[self.combine(float(s[i, j]), c) for j, c in enumerate(r)] for i, r in enumerate(cmps)])
+            gated = cfg.ratio_event_share * s + (1 - cfg.ratio_event_share) * gated
         if cfg.position_weight:
             prior = self._position_priors(rows, cols)
             s = s * (1 - cfg.position_weight + cfg.position_weight * prior)
-        return np.clip(s, 0.0, 1.0)
+            gated = gated * (1 - cfg.position_weight + cfg.position_weight * prior)
+        return np.clip(s, 0.0, 1.0), np.clip(gated, 0.0, 1.0)
 
     def score(self, a: Law, b: Law, witnesses: Mapping[str, Witness] | None = None,
               sizes: tuple[int, int] | None = None) -> tuple[float, str]:
@@ -1011,6 +1105,10 @@ class AlignModel:
             m = sum(extra) / len(extra)
             s = (1 - cfg.scorer_weight) * s + cfg.scorer_weight * m
             parts.append(" ".join(f"{sc.name} {x:.2f}" for sc, x in zip(cfg.scorers, extra)))
+        cmp = self.reading(a, b, kind)
+        if cmp is not None:
+            parts.append(f"similarity {s:.2f}")
+            s = self.combine(s, cmp)
         if cfg.position_weight:
             na, nb = sizes or (1, 1)
             prior = self._position_prior(a, b, na, nb)
@@ -1029,6 +1127,8 @@ class AlignModel:
         if outs:
             ev.append("outcomes: " + ", ".join(outs))
         ev.append("; ".join(parts))
+        if cmp is not None:
+            ev.insert(0, cmp.evidence())
         return max(0.0, min(1.0, s)), "; ".join(ev)
 
 
@@ -1037,7 +1137,14 @@ def _term_label(c: str, la: Mapping[str, str], lb: Mapping[str, str]) -> str:
     return x if x == y else f"{x}/{y}"
 
 
-def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) -> list[tuple[int, int]]:
+def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig, R=None) -> list[tuple[int, int]]:
+    """The links of :func:`decide_links` (primary and secondary together)."""
+    primary, secondary = decide_links(S, config, R)
+    return sorted(primary | secondary)
+
+
+def decide_links(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig,
+                 R=None) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
@@ -1050,12 +1157,17 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     ``S`` is a matrix (list of rows or 2-d numpy array).  Vectorised with numpy: whether a pair can be
     primary depends only on the scores (not on the links already taken), so only those candidates
     (usually about one per law) are sorted and linked greedily; and secondary links do not depend on
-    one another, so they are decided all at once.  The result is the same as the pair-by-pair rule."""
+    one another, so they are decided all at once.  The result is the same as the pair-by-pair rule.
+
+    ``R`` (same shape, default ``S``) is what the ratio tests compare (``primary_ratio``, ``ratio``, ``orphan_ratio``):
+    the similarity gated by the readings (:meth:`AlignModel.matrices`).  Returns (primary links, secondary links)."""
     import numpy as np
 
     M = np.asarray(S, dtype=np.float64)
     if M.ndim != 2 or M.size == 0:
-        return []
+        return set(), set()
+    Q = M if R is None else np.asarray(R, dtype=np.float64)
+    bq_a, bq_b = Q.max(axis=1), Q.max(axis=0)
     eps = 1e-12
     na, nb = M.shape
     best_a = M.max(axis=1)
@@ -1063,9 +1175,9 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
     # primary candidates, then greedy by (-score, i, j)
     mutual = (M >= (best_a - eps)[:, None]) & (M >= (best_b - eps)[None, :])
     ci, cj = np.nonzero((M >= config.min_score) & (mutual | (M >= config.floor))
-                        & ~(M < config.primary_ratio * np.maximum(best_a[:, None], best_b[None, :])))
+                        & ~(Q < config.primary_ratio * np.maximum(bq_a[:, None], bq_b[None, :])))
     cs = M[ci, cj]
-    prim_a = np.zeros(na)  # the primary score of each law (0: none), as in the rule's max(..., 0.0)
+    prim_a = np.zeros(na)  # the primary score (ratio basis) of each law (0: none), as in the rule's max(..., 0.0)
     prim_b = np.zeros(nb)
     has_a = np.zeros(na, dtype=bool)
     has_b = np.zeros(nb, dtype=bool)
@@ -1074,33 +1186,62 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig) ->
         i, j = int(ci[k]), int(cj[k])
         if not has_a[i] and not has_b[j]:
             has_a[i] = has_b[j] = True
-            prim_a[i] = prim_b[j] = cs[k]
+            prim_a[i] = prim_b[j] = Q[i, j]
             links.add((i, j))
+    primary = set(links)
     # secondary links: each pair on its own
     best_of_a = M >= (best_a - eps)[:, None]
     best_of_b = M >= (best_b - eps)[None, :]
     orphan = (best_of_a & ~has_a[:, None]) | (best_of_b & ~has_b[None, :])
     need = np.where(orphan, config.orphan_ratio, config.ratio)
-    ok = (M >= config.floor) & (best_of_a | best_of_b) & (M >= need * np.maximum(prim_a[:, None], prim_b[None, :]))
+    ok = (M >= config.floor) & (best_of_a | best_of_b) & (Q >= need * np.maximum(prim_a[:, None], prim_b[None, :]))
     si, sj = np.nonzero(ok)
-    links.update(zip(si.tolist(), sj.tolist()))
-    return sorted(links)
+    return primary, set(zip(si.tolist(), sj.tolist())) - primary
 
 
-def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
-          witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
-    """Align all laws of one game across every pair of witnesses (n:m, order-free).
+@dataclass(frozen=True)
+class Unaligned:
+    """A law with no counterpart in another witness of its game: "no counterpart" is an answer.
 
-    ``witnesses`` (optional) gives each witness's metadata, used for the link kind (same ``source``
-    = same_text).  Laws with an empty text are ignored, and so is a law whose clauses are among
-    ``laws`` (``skip_parents_with_clauses``): its clauses are aligned instead.  Links go from the witness met first in
-    ``laws`` to the other; they are sorted by witness pair, then by law order."""
+    ``best`` is the law of the other witness that scored highest (empty when none scored above 0), ``reason`` says why
+    it is not a link: it rules on another event, it is weak, or it is the counterpart of another law."""
+
+    game: str
+    law: str
+    witness: str
+    other_witness: str
+    best: str
+    best_score: float
+    reason: str
+    reading: str  # the law's structured reading (events [conditions] -> outcomes)
+
+
+def _unaligned_reason(model: "AlignModel", a: Law, b: Law | None, score: float, kind: str, linked_b: bool,
+                      others: Sequence[Law] = ()) -> str:
+    if b is None or score <= 0:
+        events = model.provisions[a.id].event_ids if a.id in model.provisions else frozenset()
+        if events and kind != "same_text" and not any(events & model.provisions[o.id].event_ids for o in others
+                                                      if o.id in model.provisions):
+            return f"no law of the other witness rules on {', '.join(sorted(events))} (no candidate)"
+        return "no candidate"
+    cmp = model.reading(a, b, kind)
+    if cmp is not None and cmp.event_overlap == 0:
+        return "best candidate rules on another event (" + cmp.evidence() + ")"
+    if linked_b:
+        return f"best candidate ({score:.2f}) is linked to a law that matches it better"
+    return f"best candidate too weak ({score:.2f} < {model.config.min_score})" if score < model.config.min_score \
+        else f"best candidate not chosen by the decision rule ({score:.2f})"
+
+
+def align_full(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
+               witnesses: Mapping[str, Witness] | None = None) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
+    """:func:`align` and, for every pair of witnesses, the laws of either that got no link to the other."""
     laws = [l for l in laws if l.text.strip()]
     if config.skip_parents_with_clauses:
         parents = {l.parent for l in laws if l.parent}
         laws = [l for l in laws if l.id not in parents]
     if not laws:
-        return ()
+        return (), ()
     games = {l.game for l in laws}
     if len(games) > 1:
         raise ValueError(f"align() takes the laws of one game, got {sorted(games)}")
@@ -1112,14 +1253,44 @@ def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = 
         group.sort(key=lambda l: l.order)
     wids = list(by_wit)
     out: list[Link] = []
+    lonely: list[Unaligned] = []
     for x in range(len(wids)):
         for y in range(x + 1, len(wids)):
             A, B = by_wit[wids[x]], by_wit[wids[y]]
             wa, wb = (witnesses or {}).get(wids[x]), (witnesses or {}).get(wids[y])
             kind = link_kind(wa, wb, A[0].lang, B[0].lang)
-            S = model.matrix(A, B, kind).round(12).tolist()
-            for i, j in sorted(_decide(S, config)):
+            Sm, Rm = model.matrices(A, B, kind)
+            S = Sm.round(12).tolist()
+            primary, secondary = decide_links(S, config, Rm.round(12))
+            chosen = sorted(primary | secondary)
+            for i, j in chosen:
                 a, b = A[i], B[j]
                 _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only
-                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev))
-    return tuple(out)
+                band = model.band(S[i][j], model.reading(a, b, kind), (i, j) in primary)
+                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev, band=band))
+            if kind == "same_text":
+                continue  # two readings of one page: every law has its reading, a missing one is a segmentation matter
+            has_a, has_b = {i for i, _ in chosen}, {j for _, j in chosen}
+            for rows, cols, has, has_other, mat in ((A, B, has_a, has_b, S), (B, A, has_b, has_a, [list(r) for r in zip(*S)])):
+                for i, law in enumerate(rows):
+                    if i in has:
+                        continue
+                    j = max(range(len(cols)), key=lambda k: (mat[i][k], -k)) if cols else -1
+                    best, score = (cols[j], mat[i][j]) if j >= 0 else (None, 0.0)
+                    model.read([law])
+                    lonely.append(Unaligned(law.game, law.id, law.witness_id, cols[0].witness_id if cols else "",
+                                            best.id if best is not None and score > 0 else "", round(score, 4),
+                                            _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
+                                            model.provisions[law.id].summary()))
+    return tuple(out), tuple(sorted(lonely, key=lambda u: (u.witness, u.other_witness, u.law)))
+
+
+def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
+          witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
+    """Align all laws of one game across every pair of witnesses (n:m, order-free).
+
+    ``witnesses`` (optional) gives each witness's metadata, used for the link kind (same ``source``
+    = same_text).  Laws with an empty text are ignored, and so is a law whose clauses are among
+    ``laws`` (``skip_parents_with_clauses``): its clauses are aligned instead.  Links go from the witness met first in
+    ``laws`` to the other; they are sorted by witness pair, then by law order."""
+    return align_full(laws, resources, config, witnesses)[0]

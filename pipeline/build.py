@@ -26,7 +26,7 @@ from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
-from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, WITNESSES, Table, arrow_schema, typed
+from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANAGED_DIRS = ("text", "tei", "site", "figures")  # output folders whose stale files a build removes
@@ -149,6 +149,7 @@ def witness_tables(result: WitnessResult) -> tuple[dict[str, bytes], pd.DataFram
 def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBuild:
     """Clean, segment and export one witness (pure apart from reading the data files under corpus/)."""
     from .clean import clean, load_resources
+    from .provisions import event_suggestions
     from .rules import load_patterns, suggest_rulings
     from .segment import segment
     from .tei import witness_tei
@@ -162,6 +163,7 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     tei = witness_tei(wt.witness, cleaned, segmented, build_info)
     t3 = time.perf_counter()
     suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
+    suggestions += event_suggestions(segmented.laws, corpus_dir)  # the events the aligner reads, for the rule table
     t4 = time.perf_counter()
     tables, laws = witness_tables(result)
     t5 = time.perf_counter()
@@ -255,14 +257,16 @@ class AlignedPart:
     links: tuple[Link, ...]
     csv: bytes
     tei: object  # tei.LinkFragments
+    unaligned_csv: bytes = b""  # rows of unaligned.csv (laws with no counterpart in another witness)
 
     @classmethod
-    def of(cls, links: Iterable[Link], laws: Iterable[Law]) -> "AlignedPart":
+    def of(cls, links: Iterable[Link], laws: Iterable[Law], unaligned: Sequence = ()) -> "AlignedPart":
         from .tei import link_fragments
 
         links = _sorted(links)
         witness_of = {law.id: law.witness_id for law in laws}
-        return cls(links, _csv_rows(alignments_frame(links, witness_of)), link_fragments(links, witness_of))
+        return cls(links, _csv_rows(alignments_frame(links, witness_of)), link_fragments(links, witness_of, unaligned=unaligned),
+                   _csv_rows(unaligned_frame(unaligned)) if unaligned else b"")
 
 
 def _run_pivot(args: tuple, pivot=None) -> tuple[AlignedPart, bool]:
@@ -444,6 +448,7 @@ CORRECTION_COLUMNS = CORRECTIONS.column_names
 FLAG_COLUMNS = FLAGS.column_names
 PAGE_COLUMNS = PAGES.column_names
 ALIGNMENT_COLUMNS = ALIGNMENTS.column_names
+UNALIGNED_COLUMNS = UNALIGNED.column_names
 WITNESS_COLUMNS = WITNESSES.column_names
 
 
@@ -520,12 +525,21 @@ def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.Da
             "witness_a": witness_of[k.a],
             "witness_b": witness_of[k.b],
             "score": round(k.score, 3),
+            "band": k.band,
             "kind": k.kind,
             "evidence": k.evidence,
         }
         for k in links
     ]
     return typed(pd.DataFrame(rows, columns=ALIGNMENT_COLUMNS), ALIGNMENTS)
+
+
+def unaligned_frame(unaligned: Sequence) -> pd.DataFrame:
+    """outputs/unaligned.csv: one row per (law, other witness of its game) where the law has no counterpart."""
+    rows = [{"game": u.game, "law": u.law, "witness": u.witness, "other_witness": u.other_witness,
+             "best_candidate": u.best, "best_score": round(u.best_score, 3), "reason": u.reason, "reading": u.reading}
+            for u in unaligned]
+    return typed(pd.DataFrame(rows, columns=UNALIGNED_COLUMNS), UNALIGNED)
 
 
 def witnesses_frame(members: Sequence) -> pd.DataFrame:
@@ -827,10 +841,12 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         same_lang: list[Link] = []  # the links between laws of one language (word-level collation)
         lang_of = {law.id: law.lang for s in slims for law in s.laws}
         try:
-            with staging.open("alignments.csv") as csv_out:
+            with staging.open("alignments.csv") as csv_out, staging.open("unaligned.csv") as un_out:
                 csv_out.write(_csv(pd.DataFrame(columns=ALIGNMENT_COLUMNS)))
+                un_out.write(_csv(typed(pd.DataFrame(columns=UNALIGNED_COLUMNS), UNALIGNED)))
                 for part in align_parts([(s.witness, s.laws) for s in slims], corpus_dir, mapper, cache, version, used):
                     csv_out.write(part.csv)
+                    un_out.write(part.unaligned_csv)
                     writer.add_fragments(part.tei)
                     kept.extend(k for k in part.links if opts.site or k.a in annotated or k.b in annotated)
                     same_lang.extend(k for k in part.links if lang_of.get(k.a) == lang_of.get(k.b))  # collated
@@ -904,7 +920,7 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
     """The alignment links of the corpus, part by part (``AlignedPart``: links sorted by game, law a, law b):
     one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
     and then one part per other witness, each computed (and cached) on its own."""
-    from .align import align
+    from .align import align_full
     from .pivot import PivotConfig, make_pivot
 
     config = PivotConfig()
@@ -914,7 +930,8 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
         group = [(w, laws) for w, laws in members if w.game == game]
         if len(group) <= config.pairwise_max_witnesses:
             laws = [law for _, ls in group for law in ls]
-            yield AlignedPart.of(align(laws, _align_resources(str(corpus_dir)), witnesses=witnesses), laws)
+            links, unaligned = align_full(laws, _align_resources(str(corpus_dir)), witnesses=witnesses)
+            yield AlignedPart.of(links, laws, unaligned)
             continue
         pivot = make_pivot(game, {w.id: laws for w, laws in group}, [w.id for w, _ in group], config)
         name = f"{game}.pivot.{hashlib.sha256((pivot.key + version).encode()).hexdigest()[:24]}.pkl"

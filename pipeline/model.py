@@ -201,6 +201,7 @@ class Link:
     score: float  # 0..1
     kind: str  # "same_text" | "edition" | "same_code" | "translation"
     evidence: str = ""
+    band: str = ""  # certainty band: "high" | "medium" | "low" (pipeline/align.py AlignModel.band)
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,7 @@ import hashlib
 from dataclasses import dataclass
 from typing import Mapping, Sequence
 
-from .align import AlignConfig, AlignModel, AlignResources, _decide, align, analyse, link_kind
+from .align import AlignConfig, AlignModel, AlignResources, align, analyse, decide_links, link_kind
 from .model import Law, Link, Witness
 
 
@@ -110,10 +110,13 @@ def _links_to_pivot(rows: Sequence[Law], pivot: Pivot, model: AlignModel, config
         if not cols:
             continue
         wa, wb = (witnesses or {}).get(pw), (witnesses or {}).get(rows[0].witness_id)
-        S = model.matrix(rows, cols, link_kind(wb, wa, rows[0].lang, cols[0].lang))
-        for j, i in _decide(S.T, config):
+        kind = link_kind(wb, wa, rows[0].lang, cols[0].lang)
+        S, R = model.matrices(rows, cols, kind)
+        primary, secondary = decide_links(S.T, config, R.T)
+        for j, i in sorted(primary | secondary):
             a, b = cols[j], rows[i]
             score, evidence = model.score(a, b, witnesses, (len(cols), len(rows)))
+            band = model.band(float(S[i, j]), model.reading(a, b, kind), (j, i) in primary)
             links.append(Link(game=a.game, a=a.id, b=b.id, score=round(float(S[i, j]), 4),
-                              kind=link_kind(wa, wb, a.lang, b.lang), evidence=evidence + "; via pivot"))
+                              kind=link_kind(wa, wb, a.lang, b.lang), evidence=evidence + "; via pivot", band=band))
     return tuple(links)

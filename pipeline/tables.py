@@ -118,10 +118,19 @@ PAGES = Table(
 ALIGNMENTS = Table(
     "alignments", "Alignment links", "Links between laws of one game across witnesses, with scores and evidence.",
     (*_cols("game law_a law_b witness_a witness_b", required=True), _c("score", "number", required=True),
-     _c("kind", required=True), _c("evidence")),
+     _c("band", required=True), _c("kind", required=True), _c("evidence")),
     primary_key=("law_a", "law_b"),
     foreign_keys=(ForeignKey(("law_a",), "laws", ("law_id",)), ForeignKey(("law_b",), "laws", ("law_id",)),
                   ForeignKey(("witness_a",), "witnesses", ("id",)), ForeignKey(("witness_b",), "witnesses", ("id",))),
+)
+UNALIGNED = Table(
+    "unaligned", "Laws with no counterpart", "One row per law and other witness of its game where the aligner found "
+    "no counterpart: the best candidate it rejected and why.",
+    (*_cols("game law witness other_witness", required=True), _c("best_candidate"), _c("best_score", "number"),
+     _c("reason", required=True), _c("reading")),
+    primary_key=("law", "other_witness"),
+    foreign_keys=(ForeignKey(("law",), "laws", ("law_id",)), ForeignKey(("best_candidate",), "laws", ("law_id",)),
+                  ForeignKey(("witness",), "witnesses", ("id",)), ForeignKey(("other_witness",), "witnesses", ("id",))),
 )
 RULES = Table(
     "rules", "Rule table", "Structured rulings: one row per ruleset (canonical or a witness), game, event and facts, "
@@ -129,7 +138,7 @@ RULES = Table(
     (*_cols("ruleset game event", required=True), *_cols("facts outcome options chooser penalties citations sources dissent note")),
 )
 
-TABLES: dict[str, Table] = {t.name: t for t in (WITNESSES, LAWS, CORRECTIONS, FLAGS, PAGES, ALIGNMENTS, RULES)}
+TABLES: dict[str, Table] = {t.name: t for t in (WITNESSES, LAWS, CORRECTIONS, FLAGS, PAGES, ALIGNMENTS, UNALIGNED, RULES)}
 
 
 def table_for(path: str | Path) -> Table:

@@ -1131,6 +1131,9 @@ def law_pointer(law_id: str, witness_id: str) -> str:
     return f"{witness_file(witness_id)}#{law_id}"
 
 
+NO_COUNTERPART = "no_counterpart"  # the linkGrp of laws with no counterpart in another witness (ptr elements)
+
+
 @dataclass(frozen=True)
 class LinkFragments:
     """One part of the alignment file, as data: per (game, kind) group, the attributes of its ``link``
@@ -1142,9 +1145,11 @@ class LinkFragments:
 
 
 def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
-                   config: TeiConfig = TeiConfig()) -> LinkFragments:
+                   config: TeiConfig = TeiConfig(), unaligned: Sequence = ()) -> LinkFragments:
     """The TEI of one part of the links (see ``AlignmentsWriter``): a pure function of the part, so
-    that it can be made where the part was computed and cached with it."""
+    that it can be made where the part was computed and cached with it.  ``unaligned`` (align.Unaligned): laws with
+    no counterpart in another witness, as ``ptr`` elements in a linkGrp of type "no_counterpart" (the reason in a
+    certainty element, as for links)."""
     missing = sorted({x for k in links for x in (k.a, k.b) if x not in witness_of})
     if missing:
         raise TeiError(f"alignments_tei: links point to laws that are not given: {', '.join(missing[:5])}")
@@ -1157,39 +1162,19 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
         used[lid] = used.get(lid, 0) + 1
         if used[lid] > 1:
             lid = f"{lid}.{used[lid]}"
-        cert = cert_level(k.score, config)
+        cert = k.band or cert_level(k.score, config)  # the aligner's calibrated band (pipeline/align.py)
         target = f"{law_pointer(k.a, witness_of[k.a])} {law_pointer(k.b, witness_of[k.b])}"
         out = groups.setdefault((k.game, kind), ([], []))
         out[0].append({"target": target, "cert": cert, XML_ID: lid})
         desc = _safe_xml_text(k.evidence or f"{kind} link, score {_degree(k.score)}")
         out[1].append(({"target": "#" + lid, "locus": "location", "cert": cert, "degree": _degree(k.score)}, desc))
+    for u in sorted(unaligned, key=lambda u: (u.game, u.law, u.other_witness)):
+        pid = f"nocp.{u.law}--{u.other_witness}"
+        out = groups.setdefault((u.game, NO_COUNTERPART), ([], []))
+        out[0].append({"target": law_pointer(u.law, u.witness), "type": NO_COUNTERPART, "n": u.other_witness, XML_ID: pid})
+        desc = _safe_xml_text(f"no counterpart in {u.other_witness}: {u.reason}; reading: {u.reading}")
+        out[1].append(({"target": "#" + pid, "locus": "location", "cert": "medium"}, desc))
     return LinkFragments(tuple((g, tuple(a), tuple(b)) for g, (a, b) in groups.items()), len(links))
-
-
-def _spool_records(spool, records: Sequence) -> None:
-    pickle.dump(tuple(records), spool, protocol=pickle.HIGHEST_PROTOCOL)
-
-
-def _read_records(spool):
-    spool.seek(0)
-    while True:
-        try:
-            chunk = pickle.load(spool)
-        except EOFError:
-            return
-        yield from chunk
-
-
-def _stream(xf, e: etree._Element) -> None:
-    """Write the element ``e`` (with its content, without its tail) through ``xf`` as nested elements,
-    so that the namespaces declared by the enclosing ``xf.element`` are not declared again."""
-    with xf.element(e.tag, dict(e.attrib)):
-        if e.text:
-            xf.write(e.text)
-        for ch in e:
-            _stream(xf, ch)
-            if ch.tail:
-                xf.write(ch.tail)
 
 
 class AlignmentsWriter:
@@ -1252,7 +1237,9 @@ class AlignmentsWriter:
                            "evidence are in a certainty element whose @target points to the link. The kinds say how "
                            "two laws correspond, never that one descends from the other: same_source (two readings of "
                            "one printed source), parallel_other_language (corresponding provisions in two languages), "
-                           "parallel_same_language (corresponding provisions of two sources in one language).")
+                           "parallel_same_language (corresponding provisions of two sources in one language). A linkGrp "
+                           "of type no_counterpart lists, as ptr elements, the laws the aligner found no counterpart for "
+                           "in the witness named by ptr/@n, the reason in its certainty element.")
         rd = _sub(h, "revisionDesc")
         attrs = {"who": build.resp, "n": build.version}
         if build.date:
@@ -1293,7 +1280,7 @@ class AlignmentsWriter:
                         with xf.element(T + "linkGrp", {"type": t, "subtype": g, XML_ID: f"links.{g}.{t}"}):
                             for attrs in _read_records(links):
                                 xf.write("\n" + unit * 3)
-                                with xf.element(T + "link", attrs):
+                                with xf.element(T + ("ptr" if kind == NO_COUNTERPART else "link"), attrs):
                                     pass
                             xf.write("\n" + unit * 2)
                     for _, (_, certs) in groups:

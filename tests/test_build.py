@@ -34,11 +34,11 @@ def test_committed_outputs_are_rebuilt_byte_for_byte(fresh_build):
 def test_every_witness_has_a_reading_text_and_a_row(fresh_build):
     out, report = fresh_build
     witnesses = pd.read_csv(out / "witnesses.csv")
-    assert list(witnesses["id"]) == ["fr-000", "fr-001", "en-002", "en-003", "en-003m"]
+    assert list(witnesses["id"]) == ["fr-000", "fr-001", "en-002", "en-003", "en-003m", "en-004"]
     for wid in witnesses["id"]:
         text = (out / "text" / f"{wid}.txt").read_text(encoding="utf-8")
         assert len(text) > 500
-    assert report.witnesses == 5
+    assert report.witnesses == 6
 
 
 def test_law_ids_are_shared_by_tables_tei_and_alignments(fresh_build):
@@ -53,7 +53,7 @@ def test_law_ids_are_shared_by_tables_tei_and_alignments(fresh_build):
 def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
     out, cache = tmp_path / "out", tmp_path / "cache"
     first = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
-    assert sorted(first.processed) == ["en-002", "en-003", "en-003m", "fr-000", "fr-001"]
+    assert sorted(first.processed) == ["en-002", "en-003", "en-003m", "en-004", "fr-000", "fr-001"]
     again = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
     assert again.processed == () and again.written == ()
     scan = tmp_path / "ecarte_1890.txt"
@@ -75,7 +75,7 @@ def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
 def test_status_reports_stale_witnesses(tmp_corpus, tmp_path, capsys):
     cache = tmp_path / "cache"
     assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
-    assert capsys.readouterr().out.count("stale") == 5
+    assert capsys.readouterr().out.count("stale") == 6
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
     assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
     assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]

@@ -10,7 +10,7 @@ from pipeline.__main__ import main
 from pipeline.corpus import load_witnesses, witness_text
 from pipeline.errors import CorpusError
 
-from conftest import CORPUS
+from conftest import CORPUS, SHARED
 
 
 def snapshot(folder: Path) -> dict[str, str]:
@@ -21,10 +21,14 @@ def snapshot(folder: Path) -> dict[str, str]:
     }
 
 
-def test_seed_corpus_has_five_witnesses_of_four_files():
+def test_corpus_has_the_five_seed_witnesses_of_four_files_and_the_revised_code():
     ws = load_witnesses(CORPUS)
-    assert [w.id for w in ws] == ["fr-000", "fr-001", "en-002", "en-003", "en-003m"]
-    assert len({w.file for w in ws}) == 4
+    assert [w.id for w in ws] == ["fr-000", "fr-001", "en-002", "en-003", "en-003m", "en-004"]
+    assert len({w.file for w in ws}) == 5
+    en004 = ws[-1]
+    assert (en004.game, en004.lang, en004.kind) == ("whist", "en", "transcription")
+    assert (CORPUS / en004.file).read_bytes() == (SHARED / "witnesses" /
+                                                  "whist-en-revised-code-1900.txt").read_bytes()
     assert {w.game for w in ws} == {"ecarte", "whist"}
 
 

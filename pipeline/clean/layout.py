@@ -215,7 +215,9 @@ def pass_running_heads(
                     head = known or " ".join(rest).upper()
                     why = "page number with running head" + (f" (known head {known!r})" if known else "")
                     break
-            if page is None and _known_head(words, lex, cfg.head_max_dist) and st.upper() == st:
+            # a known head alone on its line is a running head when it cuts a sentence in two; between two
+            # paragraphs it is the section heading of a code (CARDS. / WHIST. in a whist code)
+            if page is None and _known_head(words, lex, cfg.head_max_dist) and st.upper() == st and _interrupts(spans, k):
                 head, page, why = _known_head(words, lex, cfg.head_max_dist), "", "known running head line"
         if page is None:
             continue
@@ -247,6 +249,13 @@ def pass_running_heads(
         edits.append(Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}"))
         _cover_add(covers[1], start, end)
         breaks.append(PendingBreak(rs, re_, p, m.group(1).upper(), m.group()))
+    # a page number printed in braces inside the text, as transcriptions mark where a page begins: "{172}"
+    for m in regex.finditer(r"[ \t]?\{(\d{1,4})\}", text):
+        if any(ed.start <= m.start() < ed.end for ed in edits):
+            continue
+        rs, re_ = to_raw(m.start(), m.end())
+        edits.append(Edit(m.start(), m.end(), "", "running_head", "layout:inline", 0.95, (), f"page number in braces: page {m.group(1)!r}"))
+        breaks.append(PendingBreak(rs, re_, m.group(1), "", m.group().strip()))
     return non_overlapping(edits), breaks
 
 

@@ -65,9 +65,9 @@ def _phrase_damage(t: str, rep: Repairer) -> bool | str:
     True, or "rare" (a rare word of the lexicon: only a cheap reading may replace it)."""
     lt = t.lower().replace("’", "'")
     damaged: bool | str
-    if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’":
+    if rep.protected(lt) or t[:1].isdigit() or (t.isupper() and len(t) > 1) or "-" in t or t[:1] in "'’" or "[" in t:
         # numbers, ordinals (7th, 2e), capitals (names, heads), hyphenated words (the hyphenation
-        # pass's business): never phrase-repaired
+        # pass's business), a footnote marker glued to its word ("deal;[57]"): never phrase-repaired
         damaged = False
     elif not PHRASE_WORD.fullmatch(t):
         damaged = sum(ch.isalpha() for ch in t) >= 1

@@ -63,7 +63,7 @@ def first_pass(runs: int = FIRST_PASS_RUNS) -> dict:
             rep.bigrams  # (loading the word-pair counts, the LM and the compiled channel is not cleaning)
             rep.channel.cost("ab", "ab")
             if cfg.lm_words:
-                from . import lm
+                from pipeline import lm
 
                 lm.trigram_model()
             w = Witness(id="bench", file="-", game="ecarte", lang=lang, kind="ocr", title="bench")

@@ -252,7 +252,10 @@ def scored_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: s
     return sorted(out)
 
 
-def calibration(results: Sequence[dict], thresholds: Sequence[float] = tuple(x / 20 for x in range(4, 17)),
+THRESHOLDS = tuple(i / 20 for i in range(4, 17))  # score thresholds of the calibration table: 0.20, 0.25 ... 0.80
+
+
+def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLDS,
                 band: str = "high") -> list[dict]:
     """For each score threshold: the precision of the links of ``band`` scoring at least that, over all golds and on
     the worst gold.  Run with ``--set band_high=0`` every link that may be "high" (a primary link on a shared event)

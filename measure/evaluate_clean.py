@@ -319,9 +319,9 @@ def print_rows(rows: list[tuple]) -> None:
 def junk_rows(corpus: Path, cfg: CleanConfig) -> list[dict]:
     """Per witness of ``corpus``: the junk tokens left in its reading text (:func:`pipeline.junk.junk_tokens`:
     debris or digits inside a word, non-words of 3+ letters) and how many no Flag covers (target 0)."""
-    from . import junk, lm
-    from .corpus import load_witnesses, witness_text
-    from .model import offset_maps
+    from pipeline import junk, lm
+    from pipeline.corpus import load_witnesses, witness_text
+    from pipeline.model import offset_maps
 
     out = []
     for w in load_witnesses(corpus):

@@ -14,6 +14,7 @@ import itertools
 import sys
 import time
 from dataclasses import asdict, replace
+from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
@@ -43,7 +44,9 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     keys = list(axes)
     # (the grid searches every margin in every language: strong_langs names all of them here)
     base = replace(base, strong_langs=("en", "fr"))
-    return [replace(base, **dict(zip(keys, vals))) for vals in itertools.product(*(axes[k] for k in keys))]
+    # (every axis is a float field of LMConfig)
+    return [replace(base, **dict(zip(keys, vals)))  # type: ignore[arg-type]
+            for vals in itertools.product(*(axes[k] for k in keys))]
 
 
 def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
@@ -81,7 +84,7 @@ def held_out(docs, cleaned, props, settings) -> tuple[list[str], list]:
 
 def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> dict:
     cfg = replace(CleanConfig(), lm_words=False)  # the cleaner without this pass: its proposals come after it
-    res_all = {"k": K, "doc_lines": DOC_LINES, "sets": []}
+    res_all: dict[str, Any] = {"k": K, "doc_lines": DOC_LINES, "sets": []}
     settings = grid(quick)
     for lang in langs:
         docs = documents(lang, quick)
@@ -91,7 +94,7 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
         raw_st = error_stats([(o, o, g) for o, g in docs])
         cl_st = error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned)])
         rows = [(name, "raw", raw_st), (name, "clean", cl_st)]
-        ablations = [frozenset()] + ([] if no_ablation else [frozenset([v]) for v in lm.VOICES])
+        ablations: list[frozenset[str]] = [frozenset()] + ([] if no_ablation else [frozenset([v]) for v in lm.VOICES])
         learnt = []
         for off in ablations:
             t0 = time.perf_counter()

@@ -58,6 +58,7 @@ def cross_validate(docs: Sequence[T], grid: Sequence[P], run: Callable[[Sequence
             lv = loss(tr_docs, [outs[j][i] for i in train])
             if best is None or lv < best[0]:
                 best = (lv, j)
+        assert best is not None  # (the grid is never empty)
         lv, j = best
         folds.append(Fold(test, grid[j], lv, tuple(outs[j][i] for i in test)))
     return folds

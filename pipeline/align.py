@@ -1015,7 +1015,6 @@ class AlignModel:
         concept cosines, rapidfuzz ``cdist`` for the text similarity). ``kind`` is the link kind of
         the two witnesses (it sets the weight of text similarity). Extra scorers are not vectorised:
         with ``config.scorers`` the pairs are scored one by one."""
-        import numpy as np
 
         return self.matrices(rows, cols, kind)[0]
 

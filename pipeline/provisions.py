@@ -300,7 +300,8 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     if len(_READ_CACHE) >= READ_CACHE_SIZE:
         _READ_CACHE.clear()
     _READ_CACHE[key] = (tuple(sorted(events.values())), tuple(sorted(conds.values())))
-    return Provision(law.id, *_READ_CACHE[key], tuple(outcomes))
+    read_events, read_conds = _READ_CACHE[key]
+    return Provision(law.id, read_events, read_conds, tuple(outcomes))
 
 
 def read_provisions(laws: Sequence[Law], extraction: Extraction | None = None, with_outcomes: bool = True) -> dict[str, Provision]:
@@ -371,7 +372,9 @@ def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()
         norm = (sum(w * w for w in wa.values()) * sum(w * w for w in wb.values())) ** 0.5
         overlap = inter / norm if norm else 0.0
     fa, fb = p.facts(), q.facts()
-    matching, conflicting, hard = [], [], False
+    matching: list = []
+    conflicting: list = []
+    hard = False
     for f in sorted(fa.keys() & fb.keys()):
         common = fa[f] & fb[f]
         if common:

@@ -853,7 +853,7 @@ def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
     kinds: dict[str, int] = defaultdict(int)
     for c in r.cleaned.corrections:
         kinds[c.kind] += 1
-    view = {
+    view: dict[str, Any] = {
         "id": w.id, "title": w.title, "game": w.game, "game_title": _game_title(w.game, config), "lang": w.lang,
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),

@@ -1177,6 +1177,32 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
     return LinkFragments(tuple((g, tuple(a), tuple(b)) for g, (a, b) in groups.items()), len(links))
 
 
+def _spool_records(spool, records: Sequence) -> None:
+    pickle.dump(tuple(records), spool, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _read_records(spool):
+    spool.seek(0)
+    while True:
+        try:
+            chunk = pickle.load(spool)
+        except EOFError:
+            return
+        yield from chunk
+
+
+def _stream(xf, e: etree._Element) -> None:
+    """Write the element ``e`` (with its content, without its tail) through ``xf`` as nested elements,
+    so that the namespaces declared by the enclosing ``xf.element`` are not declared again."""
+    with xf.element(e.tag, dict(e.attrib)):
+        if e.text:
+            xf.write(e.text)
+        for ch in e:
+            _stream(xf, ch)
+            if ch.tail:
+                xf.write(ch.tail)
+
+
 class AlignmentsWriter:
     """The stand-off alignment file, written from links given part by part.
 

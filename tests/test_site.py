@@ -459,7 +459,7 @@ def test_rulings_are_sentences_and_labels_use_the_number_as_read(site):
 
 @pytest.mark.integration
 def test_browser_law_link_lands_with_its_label_visible(browser, real_site):
-    for path, anchor, label in (("witness/en-003.html", "ecarte.en-003.law-9", f"section[id='ecarte.en-003.law-9'] .lawlabel"),
+    for path, anchor, label in (("witness/en-003.html", "ecarte.en-003.law-9", "section[id='ecarte.en-003.law-9'] .lawlabel"),
                                 ("index.html", "syn.ecarte.en-003.law-9", "div[id='syn.ecarte.en-003.law-9'] .lawlabel")):
         page = browser.new_page(viewport={"width": 1200, "height": 700})
         page.goto((real_site / path).as_uri() + "#" + anchor)
@@ -491,7 +491,6 @@ def test_browser_search_crosses_languages_and_finds_printed_forms(browser, real_
 
 @pytest.mark.integration
 def test_browser_every_law_has_a_cite_box_and_downloads(browser, real_site):
-    out = real_site.parent
     for wp in sorted((real_site / "witness").glob("*.html")):
         page = browser.new_page()
         page.goto(wp.as_uri())

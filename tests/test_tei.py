@@ -550,7 +550,7 @@ def test_seed_fr000_law_10(seeds):
 
 # ----------------------------------------------------------------------------- header and encoding (issue 20)
 
-from pipeline.tei import EditionInfo, Editor, load_edition  # noqa: E402
+from pipeline.tei import load_edition  # noqa: E402
 
 
 def test_header_has_editors_publication_licence_bibl_taxonomy_and_schema(fr_fragment):

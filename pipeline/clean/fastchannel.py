@@ -13,7 +13,15 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from .channel import Channel, _strip_accents
+import unicodedata
+
+from .channel import Channel
+
+
+def _strip_accents(ch: str) -> str:
+    """One character without its accent (the first code point of its NFD form), as the channel compares them."""
+    d = unicodedata.normalize("NFD", ch)
+    return d[0] if d else ch
 
 
 @njit(cache=True, nogil=True)
@@ -127,7 +135,11 @@ class FastChannel(Channel):
         noise = np.zeros(n, np.bool_)
         cs = np.empty(n, np.int64)
         ce = np.empty(n, np.int64)
-        clp, ccost, cqs, cql, qbuf = [], [], [], [], []
+        clp: list[int] = []
+        ccost: list[float] = []
+        cqs: list[int] = []
+        cql: list[int] = []
+        qbuf: list[int] = []
         for r, (d, jk, subrow, confs) in enumerate(rows):
             ch = o[r]
             al = ch.lower()
@@ -165,5 +177,7 @@ class FastChannel(Channel):
             return super().cost(o, t, cutoff)  # (a letter whose lower case is two characters: the plain programme)
         tc, tl, tf = self._word(t)
         prune = cutoff is not None and self._monotone
-        return float(_dp(*self._printed(o), tc, tl, tf, self.accent_cost, self.junk_sub, self.junk_extra,
-                         cutoff if cutoff is not None else 0.0, prune, self._max_jump))
+        # (numba's Dispatcher takes the arguments of the compiled function)
+        args = (*self._printed(o), tc, tl, tf, self.accent_cost, self.junk_sub, self.junk_extra,
+                cutoff if cutoff is not None else 0.0, prune, self._max_jump)
+        return float(_dp(*args))  # type: ignore[call-arg]

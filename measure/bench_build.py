@@ -1,6 +1,6 @@
-"""Benchmark of the whole build at scale: ``make bench`` (``python -m pipeline.bench_build``).
+"""Benchmark of the whole build at scale: ``make bench`` (``python -m measure.bench_build``).
 
-Generates benchmark corpora from the real witnesses (see ``pipeline.benchcorpus``: laws shuffled,
+Generates benchmark corpora from the real witnesses (see ``measure.benchcorpus``: laws shuffled,
 renumbered, repeated to book length, re-noised with the OCR confusions measured on the gold) of
 10, 100 and 1,000 witnesses, and measures for each: wall time and per-stage time of a full build,
 peak memory (this process and its worker processes, sampled), the speed-up of a 2-worker

@@ -20,7 +20,7 @@ witness and then read by hand.  Each development gold is scored on the base laws
 names; a seed witness missing from the base laws (fr-001, en-002 when laws come from the gold texts) is cleaned and
 segmented on the fly.
 
-Usage: ``python -m pipeline.evaluate_align [--laws pipeline|gold|raw] [--laws-csv PATH] [--json PATH] [--set FIELD=VALUE ...]``
+Usage: ``python -m measure.evaluate_align [--laws pipeline|gold|raw] [--laws-csv PATH] [--json PATH] [--set FIELD=VALUE ...]``
 (``--set`` overrides an ``AlignConfig`` field for this run, value as JSON: ``--set min_shared_concepts=1``,
 ``--set 'type_weights=[["adj",0.7],["prep",0.5]]'``; the JSON is not written unless ``--json`` is given).
 Shared dir: ``../shared`` from the project root, or ``$SHARED_DIR``.

@@ -1,6 +1,6 @@
 """Measure the language-model voice (:mod:`pipeline.lm`) on ICDAR 2017 dev, tuned on folds by document.
 
-Each set's sentences are run together ``DOC_LINES`` at a time (documents, as :mod:`pipeline.evaluate_clean`
+Each set's sentences are run together ``DOC_LINES`` at a time (documents, as :mod:`measure.evaluate_clean`
 does), cleaned by the cleaner (general resources, hyphen joining off), then the LM pass's doubtful
 tokens and their candidates are computed once; its weights and margins (:class:`pipeline.lm.LMConfig`)
 are chosen on 4 folds of documents and applied to the fifth (:func:`measure.folds.cross_validate`):

@@ -695,7 +695,7 @@ def test_an_unrelated_witness_gets_no_link_above_the_lowest_band(dev_results):
 
 
 def test_links_in_the_highest_band_are_precise_on_every_gold(dev_results, dev_laws):
-    from pipeline.evaluate_align import band_precision
+    from measure.evaluate_align import band_precision
 
     shared = evaluate_golds(dev_laws, sorted((shared_dir() / "gold").glob("*_*_*.csv")), CORPUS, AlignConfig())
     assert all(r["f1"] == 1.0 for r in shared), shared

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from pipeline.evaluate_align import ROOT, make_law, segmented_laws
+from measure.evaluate_align import ROOT, make_law, segmented_laws
 from pipeline.model import Witness
 from pipeline.provisions import ExtractionError, compare, event_suggestions, load_extraction, read_provision, read_provisions
 

@@ -13,7 +13,6 @@ import io
 import json
 import os
 import pickle
-import shutil
 import sys
 import time
 import warnings
@@ -26,6 +25,7 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
+from .publish import Staging, _managed_files, _sha256
 from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -592,68 +592,6 @@ def _log(opts: BuildOptions, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-class Staging:
-    """Outputs are written into a staging folder beside ``out_dir`` while the build runs, and moved
-    into place (one ``os.replace`` per changed file) only once every output has been produced: a
-    failed build leaves ``out_dir`` as it was, and a large build never holds its outputs in memory."""
-
-    def __init__(self, out_dir: Path):
-        self.out = Path(out_dir)
-        self.dir = self.out.parent / f".{self.out.name}.staging-{os.getpid()}"
-        if self.dir.exists():
-            shutil.rmtree(self.dir)
-        self.dir.mkdir(parents=True)
-        self.files: list[str] = []
-
-    def path(self, rel: str) -> Path:
-        p = self.dir / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if rel not in self.files:
-            self.files.append(rel)
-        return p
-
-    def write(self, rel: str, data: bytes) -> None:
-        self.path(rel).write_bytes(data)
-
-    def open(self, rel: str):
-        return self.path(rel).open("wb")
-
-    def commit(self, managed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, str]]:
-        """Move the changed files into place, remove stale ones from the managed folders.
-        Returns (written, removed, {file: sha256} of every output)."""
-        written, manifest = [], {}
-        for rel in sorted(self.files):
-            src, dst = self.dir / rel, self.out / rel
-            manifest[rel] = _sha256(src)
-            if dst.is_file() and dst.stat().st_size == src.stat().st_size and _sha256(dst) == manifest[rel]:
-                continue
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            os.chmod(src, 0o644)
-            os.replace(src, dst)
-            written.append(rel)
-        removed = [rel for rel in _managed_files(self.out, managed) if rel not in manifest]
-        for rel in removed:
-            (self.out / rel).unlink()
-        self.abort()
-        return tuple(written), tuple(removed), manifest
-
-    def abort(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
-    return [p.relative_to(out_dir).as_posix() for sub in managed if (out_dir / sub).is_dir()
-            for p in sorted((out_dir / sub).rglob("*")) if p.is_file()]
-
-
 def _unchanged(out_dir: Path, manifest: dict[str, str]) -> bool:
     """True if ``out_dir`` holds exactly the outputs of ``manifest`` (nothing edited, lost or stale)."""
     for rel, digest in manifest.items():
@@ -950,14 +888,49 @@ def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:
 
 
 def status(opts: BuildOptions) -> list[str]:
-    """One line per witness: id, game, language, kind, and whether its cached stages are stale."""
+    """One line per witness (id, game, language, kind, state), then what the outputs lack.
+
+    A witness is "up to date" when its cached stages are current and its outputs are those of the last
+    build (``publish.read_manifest``); otherwise "stale", "outputs missing" or "outputs edited". The
+    last lines name the outputs missing from or edited in ``out_dir`` since the last build."""
+    from .publish import check_outputs, read_manifest
+
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     code, res = code_version(), resources_version(corpus_dir)
+    manifest = read_manifest(Path(opts.out_dir))
+    missing, edited = check_outputs(Path(opts.out_dir), manifest) if manifest is not None else ([], [])
+    bad = set(missing) | set(edited)
     lines = [f"{'witness':<12} {'game':<7} {'lang':<4} {'kind':<13} state"]
     for w in witnesses:
         wt = witness_text(corpus_dir, w)
         key = witness_key(wt, code, res)
         fresh = bool(opts.cache_dir) and _cache_path(Path(opts.cache_dir), w.id, key).is_file()
-        lines.append(f"{w.id:<12} {w.game:<7} {w.lang:<4} {w.kind:<13} {'up to date' if fresh else 'stale'}")
+        own = (f"text/{w.id}.txt", f"tei/{w.id}.xml")
+        if not fresh:
+            state = "stale"
+        elif manifest is None or any(rel not in manifest for rel in own):
+            state = "stale (not in the last build's outputs)"
+        elif any(rel in missing for rel in own):
+            state = "outputs missing"
+        elif any(rel in bad for rel in own):
+            state = "outputs edited"
+        else:
+            state = "up to date"
+        lines.append(f"{w.id:<12} {w.game:<7} {w.lang:<4} {w.kind:<13} {state}")
+    if manifest is None:
+        lines.append(f"outputs: no record of a build into {opts.out_dir}; run `make`")
+    else:
+        gone = sorted({rel.split("/")[1].rsplit(".", 1)[0] for rel in manifest if rel.startswith("text/")}
+                      - {w.id for w in witnesses})
+        if gone:
+            lines.append(f"outputs: still hold removed witnesses {', '.join(gone)}; run `make`")
+        if missing:
+            lines.append(f"outputs: {len(missing)} missing since the last build: {', '.join(missing[:5])}"
+                         + (" ..." if len(missing) > 5 else "") + "; run `make`")
+        if edited:
+            lines.append(f"outputs: {len(edited)} edited since the last build: {', '.join(edited[:5])}"
+                         + (" ..." if len(edited) > 5 else "") + "; run `make` to restore them")
+        if not (gone or missing or edited):
+            lines.append(f"outputs: all {len(manifest)} files as the last build wrote them")
     return lines

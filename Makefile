@@ -48,7 +48,7 @@ eval: install ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellp
 	$(BIN)/python -m pipeline.evaluate_clean
 	$(BIN)/python -m pipeline.evaluate_align
 
-bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000")
+bench: install ## time cleaning (tokens/s vs symspellpy), whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB
 	$(BIN)/python -m pipeline.bench_clean
 	$(BIN)/python -m pipeline.bench_build $(BENCH_ARGS)
 

@@ -23,8 +23,9 @@ def _locked(args: argparse.Namespace, what: str):
 
 def _cmd_build(args: argparse.Namespace) -> int:
     from .build import BuildOptions, build
+    from .progress import quiet
 
-    with _locked(args, "build"):
+    with quiet(args.quiet), _locked(args, "build"):
         report = build(
             BuildOptions(
                 corpus_dir=Path(args.corpus),
@@ -127,7 +128,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build the whole edition from corpus/ into outputs/")
     b.add_argument("--no-cache", action="store_true", help="recompute every stage")
-    b.add_argument("--quiet", action="store_true", help="no progress display")
+    b.add_argument("--quiet", action="store_true", help="no progress display (bars are drawn on a terminal only)")
     b.add_argument(
         "--scheduler",
         default=None,

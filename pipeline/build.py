@@ -25,7 +25,7 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
-from .publish import Staging, _managed_files, _sha256
+from .publish import Staging, _managed_files, _sha256, recover
 from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -153,18 +153,30 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .segment import segment
     from .tei import witness_tei
 
-    t0 = time.perf_counter()
-    cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
-    t1 = time.perf_counter()
-    segmented = segment(cleaned, wt.witness)
-    t2 = time.perf_counter()
-    result = WitnessResult(wt.witness, cleaned, segmented)
-    tei = witness_tei(wt.witness, cleaned, segmented, build_info)
-    t3 = time.perf_counter()
-    suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
-    t4 = time.perf_counter()
-    tables, laws = witness_tables(result)
-    t5 = time.perf_counter()
+    from .progress import MIN_CHARS, bar
+
+    # (a book shows which stage it is in, on a terminal; the stages show their own bars inside)
+    with bar(5, f"{wt.witness.id}: clean", unit="stage", min_total=0, disable_if_empty=len(wt.raw) < MIN_CHARS) as shown:
+        t0 = time.perf_counter()
+        cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: segment")
+        t1 = time.perf_counter()
+        segmented = segment(cleaned, wt.witness)
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: TEI")
+        t2 = time.perf_counter()
+        result = WitnessResult(wt.witness, cleaned, segmented)
+        tei = witness_tei(wt.witness, cleaned, segmented, build_info)
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: rule terms")
+        t3 = time.perf_counter()
+        suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: tables")
+        t4 = time.perf_counter()
+        tables, laws = witness_tables(result)
+        t5 = time.perf_counter()
     result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2, "suggest": t4 - t3, "tables": t5 - t4})
     return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions, tables, laws)
 
@@ -308,6 +320,7 @@ class Mapper:
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
         self._client = None
         self._cluster = None
+        self._open: list = []  # the result generators of imap on a cluster
         if not (self.scheduler in ("sync", "threads", "processes") or self.scheduler.startswith("tcp://")
                 or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)):
             from .errors import PipelineError
@@ -340,10 +353,42 @@ class Mapper:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._client is not None:
-            self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        """Shut a cluster down in order: the workers this build started are retired first (so none is left
+        heartbeating into a closed scheduler: the ``CommClosedError`` tracebacks), then the client closes,
+        then the cluster; what distributed logs while it stops is not shown (the build's result is known)."""
+        import contextlib
+        import logging
+
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        if client is None and cluster is None:
+            return
+        # a consumer that stopped early (or read exactly its items, never the end) leaves its generator
+        # suspended: closed now, while the client is open; else the garbage collector closes it later on
+        # a closed event loop ("Exception ignored ... RuntimeError: IOLoop is closed" at shutdown)
+        for gen in self._open:
+            with contextlib.suppress(Exception):
+                gen.close()
+        self._open.clear()
+        loggers = [logging.getLogger(n) for n in ("distributed", "distributed.worker", "distributed.nanny",
+                                                  "distributed.core", "distributed.comm", "distributed.scheduler",
+                                                  "distributed.client", "distributed.batched", "tornado")]
+        levels = [lg.level for lg in loggers]
+        for lg in loggers:
+            lg.setLevel(logging.CRITICAL)
+        try:
+            if client is not None and cluster is not None:
+                with contextlib.suppress(Exception):
+                    client.retire_workers(close_workers=True)
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    client.close()
+            if cluster is not None:
+                with contextlib.suppress(Exception):
+                    cluster.close()
+        finally:
+            for lg, level in zip(loggers, levels):
+                lg.setLevel(level)
 
     in_flight_per_worker = 4  # tasks submitted ahead of the one being consumed, per worker thread
 
@@ -356,7 +401,9 @@ class Mapper:
         if self._client is not None and items:
             scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
             window = self.in_flight_per_worker * max(1, sum(self._client.nthreads().values()))
-            return self._windowed(func, items, window, scattered)
+            gen = self._windowed(func, items, window, scattered)
+            self._open.append(gen)  # closed before the client is (see __exit__)
+            return gen
         if self.scheduler == "sync" or len(items) <= 1 or shared:
             return (func(_made(x), **shared) for x in items)
         return iter(self.map(func, [_made(x) for x in items]))
@@ -376,8 +423,11 @@ class Mapper:
                 yield fut.result()
                 fut.release()
         finally:
+            import contextlib
+
             for fut in pending:
-                fut.cancel()
+                with contextlib.suppress(Exception):
+                    fut.cancel()
 
     def fresh_workers(self) -> None:
         """Restart the workers of the cluster this build started (not a shared tcp:// one), so that
@@ -693,6 +743,7 @@ def build(opts: BuildOptions) -> BuildReport:
     jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
             for wt in texts]
     del texts
+    recover(Path(opts.out_dir))  # what a dead build left beside outputs/ (see pipeline.publish)
     corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j.args[3] for j in jobs).encode()).hexdigest()[:24]
     manifest_name = f"corpus.{corpus_key}.json"
     if cache and (Path(cache) / manifest_name).is_file():
@@ -733,7 +784,10 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
-        for b, ran in _through_cache(mapper, _run_witness, jobs, names, cache):
+        from .progress import track
+
+        for b, ran in track(_through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses",
+                            "witness", min_total=10):
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)

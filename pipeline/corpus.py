@@ -11,6 +11,7 @@ import dataclasses
 import re
 import shutil
 import tomllib
+import unicodedata
 from pathlib import Path
 
 import tomli_w
@@ -131,8 +132,9 @@ def _witness_block(fields: dict) -> str:
 
 
 def _entries(text: str, where: str) -> list[dict]:
+    """The [[witness]] entries of ``text`` as ``load_witnesses`` reads them (decoded as a raw file is: NFC)."""
     try:
-        return list(tomllib.loads(text).get("witness", []))
+        return list(tomllib.loads(decode_text(text.encode("utf-8"), where)).get("witness", []))
     except tomllib.TOMLDecodeError as exc:
         raise CorpusError(f"{where}: the new metadata would not load ({exc}); nothing was written") from None
 
@@ -160,9 +162,17 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
     data = source_file.read_bytes()
     text_of_scan = decode_text(data, str(source_file))
     witnesses = load_witnesses(corpus_dir)
-    dest = corpus_dir / "raw" / source_file.name
-    meta = {k: v for k, v in meta.items() if v not in (None, "")}
-    meta.setdefault("file", f"raw/{source_file.name}")
+    # (metadata is read back NFC-normalised, as every text file: the values and the raw file's name are
+    # written in that form, else a name like U+F900 would not find its file again)
+    name = unicodedata.normalize("NFC", source_file.name)
+    dest = corpus_dir / "raw" / name
+    meta = {k: unicodedata.normalize("NFC", v) if isinstance(v, str) else v
+            for k, v in meta.items() if v not in (None, "")}
+    meta.setdefault("file", f"raw/{name}")
+    for key, value in meta.items():
+        if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value):
+            raise CorpusError(f"add {source_file.name!r}: the {key} holds control characters; "
+                              "give it in plain text (rename the file if it is the file name)")
     entry = _check_entry(meta, f"add {source_file.name}")
     corpus_file(corpus_dir, entry.file, f"add {source_file.name}")
     slice_witness(entry, text_of_scan)  # refuses a scan with no text (white space only) as the build would

@@ -97,6 +97,8 @@ def recover(out_dir: Path) -> None:
     """Undo what a dead build left: a previous tree whose swap was cut short goes back in place (when
     ``out_dir`` is gone), and the staging folders and old trees of dead processes are removed."""
     out = Path(out_dir)
+    if not out.parent.is_dir():
+        return
     mine = os.getpid()
     for p, pid in _leftovers(out):
         if pid != mine and _pid_alive(pid):

@@ -913,6 +913,7 @@ class RealWordRules:
         toks = list(zip(starts, ends[1::2], words))
         tags: dict[int, tuple[str, str]] = {}
         done_sent: set[int] = set()
+        from .nlp import MAX_CHARS as nlp_max
         out = []
 
         def tag(j: int) -> tuple[str, str]:
@@ -922,6 +923,7 @@ class RealWordRules:
             a = max(text.rfind(ch, 0, s) for ch in ".!?\n") + 1
             ends = [x for x in (text.find(ch, s) for ch in ".!?\n") if x != -1]
             b = min(ends) if ends else len(text)
+            a, b = max(a, s - nlp_max // 2), min(b, max(a, s - nlp_max // 2) + nlp_max)  # spaCy on bounded pieces
             if a not in done_sent and len(done_sent) < max_sentences:
                 done_sent.add(a)
                 nlp = spacy_tagger(self.lang)

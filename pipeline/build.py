@@ -25,7 +25,7 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
-from .publish import Staging, _managed_files, _sha256, recover
+from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
 from .model import Cleaned, Law, Link, Segmented, Witness, WitnessResult, WitnessText, offset_maps
 
 PACKAGE_DIR = Path(__file__).resolve().parent
@@ -315,6 +315,7 @@ class Mapper:
     """
 
     connect_timeout = "10s"  # how long to wait for a distributed scheduler (tcp://host:port)
+    restart_timeout = 900.0  # seconds to wait for the workers of a LocalCluster to come back after a restart
 
     def __init__(self, scheduler: str | None):
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
@@ -433,7 +434,17 @@ class Mapper:
         """Restart the workers of the cluster this build started (not a shared tcp:// one), so that
         the models one stage loaded (the cleaner's lexicons) do not stay in memory through the next."""
         if self._cluster is not None and self._client is not None:
-            self._client.restart()
+            n = len(self._client.scheduler_info().get("workers", {})) or 1
+            # (not waiting inside restart(): on a loaded machine a worker that held a book takes longer than
+            # its 120 s to come back, and the build died of that TimeoutError; the build waits for them here)
+            self._client.restart(wait_for_workers=False)
+            try:
+                self._client.wait_for_workers(n, timeout=self.restart_timeout)
+            except TimeoutError:
+                from .errors import PipelineError
+
+                raise PipelineError(f"the Dask workers did not come back within {self.restart_timeout:g} s of a "
+                                    "restart; the machine may be out of memory (try fewer workers)") from None
 
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
@@ -751,6 +762,8 @@ def build(opts: BuildOptions) -> BuildReport:
             last = json.loads((Path(cache) / manifest_name).read_text("utf-8"))
             if _unchanged(Path(opts.out_dir), last["outputs"]):
                 _log(opts, "nothing changed since the last build: outputs are up to date")
+                if read_manifest(Path(opts.out_dir)) != last["outputs"]:  # (outputs built before it was kept)
+                    write_manifest(Path(opts.out_dir), last["outputs"])
                 return BuildReport(witnesses=last["witnesses"], processed=(), cached=tuple(last["ids"]), written=(),
                                    removed=(), laws=last["laws"], links=last["links"], seconds=time.perf_counter() - t0,
                                    cache_files=frozenset(last["cache_files"]))

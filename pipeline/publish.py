@@ -61,6 +61,17 @@ def read_manifest(out_dir: Path) -> dict[str, str] | None:
         return None
 
 
+def write_manifest(out_dir: Path, manifest: dict[str, str]) -> None:
+    """Record ``manifest`` as the last published build of ``out_dir`` (a failure only costs ``status``
+    its check: the outputs themselves are published)."""
+    from .files import write_atomic
+
+    try:
+        write_atomic(manifest_path(out_dir), json.dumps({"outputs": manifest}, indent=0, sort_keys=True))
+    except OSError:
+        pass
+
+
 def check_outputs(out_dir: Path, manifest: dict[str, str]) -> tuple[list[str], list[str]]:
     """(missing, edited): the files of ``manifest`` absent from ``out_dir``, and those whose bytes differ."""
     missing, edited = [], []
@@ -231,12 +242,7 @@ class Staging:
         return tuple(written), tuple(removed), manifest
 
     def _write_manifest(self, manifest: dict[str, str]) -> None:
-        from .files import write_atomic
-
-        try:
-            write_atomic(manifest_path(self.out), json.dumps({"outputs": manifest}, indent=0, sort_keys=True))
-        except OSError:
-            pass  # status then cannot check the outputs; the outputs themselves are published
+        write_manifest(self.out, manifest)
 
     def abort(self) -> None:
         shutil.rmtree(self.dir, ignore_errors=True)

@@ -235,6 +235,13 @@ def test_status_checks_the_outputs_against_the_last_build(built, tmp_path, capsy
     text = capsys.readouterr().out
     assert "outputs missing" in text and "text/en-002.txt" in text
     assert "1 edited since the last build: laws.csv" in text
+    # outputs built before the manifest was kept: a build with nothing to do records it
+    assert main(["--corpus", str(corpus), "--out", str(out), "--cache", str(cache), "build", "--quiet"]) == 0
+    (tmp_path / ".out.manifest.json").unlink()
+    assert main(["--corpus", str(corpus), "--out", str(out), "--cache", str(cache), "build", "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(args) == 0
+    assert "as the last build wrote them" in capsys.readouterr().out
 
 
 # ------------------------------------------------------------------ case 4: add, remove

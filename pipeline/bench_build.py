@@ -101,15 +101,17 @@ def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Pat
 
 def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None = None) -> dict:
     """One build on a ``workers``-worker LocalCluster into ``out`` (a scratch folder, removed after,
-    when None)."""
+    when None); ``workers=0``: in this process (it is then the worker whose peak is measured)."""
     keep = out is not None
     out = out or Path(tempfile.mkdtemp(prefix="bench-out-"))
     try:
         with PeakMemory() as mem:
             t0 = time.perf_counter()
             report = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache,
-                                        scheduler=f"local:{workers}", site=False))
+                                        scheduler=f"local:{workers}" if workers else "sync", site=False))
             wall = time.perf_counter() - t0
+        if not workers:
+            mem.worker_peak = mem.peak
         return {"workers": workers, "commit": commit(), "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
                 "worker_peak_mib": round(mem.worker_peak / 2**20),
                 "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
@@ -196,15 +198,16 @@ BOOK_MAX_WORKER_MIB = 2048  # peak memory of the worker at 4 MB, at most
 
 def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
     """One witness of each size (MB; the laws of the longest real witness shuffled, repeated and re-noised
-    as the bench corpus is) built alone on a 1-worker cluster: wall time, the worker's peak memory, and
-    the time ratio per doubling."""
+    as the bench corpus is) built alone, in this process (a one-witness build maps nothing; a cluster's
+    worker restart between stages failed on this loaded machine): wall time, peak memory, and the time
+    ratio per doubling."""
     src = max(sources, key=lambda s: sum(map(len, s.laws)))
     rows = []
     for mb in sizes_mb:
         corpus = prepare_corpus(work / f"book-{mb:g}", 1, [src], model, int(mb * 1_000_000))
         size = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
         print(f"[bench] one book of {size:.2f} MB ({src.game}, {src.lang})", flush=True)
-        b = timed_build(corpus, 1, None)
+        b = timed_build(corpus, 0, None)
         row = {"mb": mb, "ocr_mb": round(size, 2), "wall_s": b["wall_s"], "worker_peak_mib": b["worker_peak_mib"],
                "peak_mem_mib": b["peak_mem_mib"], "laws": b["laws"], "commit": b["commit"], "stages_s": b["stages_s"]}
         if rows:

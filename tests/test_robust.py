@@ -20,7 +20,7 @@ from hypothesis import strategies as st
 from pipeline.__main__ import main
 from pipeline.build import BuildOptions, build
 from pipeline.corpus import add_witness, load_witnesses, remove_witness, witness_text
-from pipeline.errors import CorpusError, InputFileError, PipelineError
+from pipeline.errors import CorpusError, PipelineError
 
 from conftest import CORPUS, ROOT
 
@@ -389,7 +389,6 @@ def test_pieces_cover_the_text_in_bounded_order(text, max_chars):
 def test_every_spacy_call_gets_bounded_pieces_of_a_text_past_spacys_limit(monkeypatch):
     # case 2: spaCy's E088 at 1,000,000 characters stopped the build of a 1.2 MB witness
     from pipeline import nlp as shared
-    from pipeline.align import AlignResources, load_resources
     from pipeline.model import Law
     from pipeline.rules import load_patterns, suggest_rulings
     from pipeline.segment import SegmentConfig, _sentences

@@ -74,7 +74,7 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_align
 
-bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000")
+bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB
 	$(BIN)/python -m measure.bench_clean
 	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
 

@@ -5,7 +5,9 @@ renumbered, repeated to book length, re-noised with the OCR confusions measured 
 10, 100 and 1,000 witnesses, and measures for each: wall time and per-stage time of a full build,
 peak memory (this process and its worker processes, sampled), the speed-up of a 2-worker
 ``LocalCluster`` over a 1-worker one, and the cost of adding one witness to the corpus (an
-incremental rebuild that must reprocess only it). Writes ``outputs/bench/build.json``.
+incremental rebuild that must reprocess only it). Then the book series: one witness of 0.5, 1, 2 and
+4 MB built alone (time per doubling at most 2.2x, the worker's peak memory at most 2 GiB at 4 MB).
+Writes ``outputs/bench/build.json``.
 """
 from __future__ import annotations
 
@@ -31,10 +33,11 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 class PeakMemory:
-    """Samples the resident memory of this process and all its children; ``peak`` in bytes."""
+    """Samples the resident memory of this process and all its children; ``peak`` in bytes (the sum),
+    ``worker_peak`` the largest of one child process (a Dask worker)."""
 
     def __init__(self, interval: float = 0.1):
-        self.interval, self.peak, self._stop = interval, 0, threading.Event()
+        self.interval, self.peak, self.worker_peak, self._stop = interval, 0, 0, threading.Event()
         self._thread = threading.Thread(target=self._run, daemon=True)
 
     def _run(self) -> None:
@@ -43,9 +46,12 @@ class PeakMemory:
             total = 0
             for p in [me, *me.children(recursive=True)]:
                 try:
-                    total += p.memory_info().rss
+                    rss = p.memory_info().rss
                 except psutil.Error:
-                    pass
+                    continue
+                total += rss
+                if p.pid != me.pid:
+                    self.worker_peak = max(self.worker_peak, rss)
             self.peak = max(self.peak, total)
             self._stop.wait(self.interval)
 
@@ -95,16 +101,19 @@ def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Pat
 
 def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None = None) -> dict:
     """One build on a ``workers``-worker LocalCluster into ``out`` (a scratch folder, removed after,
-    when None)."""
+    when None); ``workers=0``: in this process (it is then the worker whose peak is measured)."""
     keep = out is not None
     out = out or Path(tempfile.mkdtemp(prefix="bench-out-"))
     try:
         with PeakMemory() as mem:
             t0 = time.perf_counter()
             report = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache,
-                                        scheduler=f"local:{workers}", site=False))
+                                        scheduler=f"local:{workers}" if workers else "sync", site=False))
             wall = time.perf_counter() - t0
+        if not workers:
+            mem.worker_peak = mem.peak
         return {"workers": workers, "commit": commit(), "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
+                "worker_peak_mib": round(mem.worker_peak / 2**20),
                 "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
                 "processed": len(report.processed), "laws": report.laws, "links": report.links}
     finally:
@@ -129,7 +138,7 @@ def machine() -> str:
 
 
 def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True,
-        two_workers: bool = True) -> dict:
+        two_workers: bool = True, books: list[float] | None = None) -> dict:
     # in a child process: the language resources it loads must not count in the builds' memory
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -161,6 +170,8 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         shutil.rmtree(out, ignore_errors=True)
         two = timed_build(corpus, 2, cache, out)
         print(f"        2 workers: {two['wall_s']} s, peak {two['peak_mem_mib']} MiB", flush=True)
+        if one:  # (computed here too: the figure must not depend on merging with an earlier results file)
+            row["speedup_2_over_1"] = round(one["wall_s"] / max(two["wall_s"], 1e-9), 2)
         # add one witness and rebuild incrementally
         i = n
         src = sources[i % len(sources)]
@@ -175,7 +186,41 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
         row.update({"two_workers": two, "add_one": inc,
                     "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3)})
+    if books:
+        result["books"] = book_series(books, sources, model, work)
     return result
+
+
+BOOK_MB = (0.5, 1.0, 2.0, 4.0)  # the book series: one witness of each size, built alone
+BOOK_MAX_RATIO = 2.2  # time per doubling of the witness, at most (issue 18)
+BOOK_MAX_WORKER_MIB = 2048  # peak memory of the worker at 4 MB, at most
+
+
+def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
+    """One witness of each size (MB; the laws of the longest real witness shuffled, repeated and re-noised
+    as the bench corpus is) built alone, in this process (a one-witness build maps nothing; a cluster's
+    worker restart between stages failed on this loaded machine): wall time, peak memory, and the time
+    ratio per doubling."""
+    src = max(sources, key=lambda s: sum(map(len, s.laws)))
+    rows: list[dict] = []
+    for mb in sizes_mb:
+        corpus = prepare_corpus(work / f"book-{mb:g}", 1, [src], model, int(mb * 1_000_000))
+        size = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
+        print(f"[bench] one book of {size:.2f} MB ({src.game}, {src.lang})", flush=True)
+        b = timed_build(corpus, 0, None)
+        row = {"mb": mb, "ocr_mb": round(size, 2), "wall_s": b["wall_s"], "worker_peak_mib": b["worker_peak_mib"],
+               "peak_mem_mib": b["peak_mem_mib"], "laws": b["laws"], "commit": b["commit"], "stages_s": b["stages_s"]}
+        if rows:
+            row["time_ratio"] = round(b["wall_s"] / max(rows[-1]["wall_s"], 1e-9), 2)
+        rows.append(row)
+        print(f"        {b['wall_s']} s, worker peak {b['worker_peak_mib']} MiB"
+              + (f", x{row['time_ratio']} the time of the size before" if "time_ratio" in row else ""), flush=True)
+    ratios = [r["time_ratio"] for r in rows if "time_ratio" in r]
+    return {"source": f"{src.game}/{src.lang}", "sizes": rows,
+            "max_time_ratio": max(ratios) if ratios else None,
+            "worker_peak_mib_at_largest": rows[-1]["worker_peak_mib"] if rows else None,
+            "within_bounds": bool(rows) and all(x <= BOOK_MAX_RATIO for x in ratios)
+            and rows[-1]["worker_peak_mib"] <= BOOK_MAX_WORKER_MIB}
 
 
 def merge(old: dict, new: dict) -> dict:
@@ -194,7 +239,8 @@ def merge(old: dict, new: dict) -> dict:
     for s in before.values():
         one, two = s.get("one_worker"), s.get("two_workers")
         s["speedup_2_over_1"] = round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one and two else None
-    return {**new, "sizes": sorted(before.values(), key=lambda s: s["witnesses"])}
+    books = new.get("books") or old.get("books")  # a run without the book series keeps the last one
+    return {**new, "sizes": sorted(before.values(), key=lambda s: s["witnesses"]), **({"books": books} if books else {})}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -209,20 +255,29 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--only-one-worker", action="store_true",
                    help="time only the 1-worker build; the 2-worker and add-one figures measured earlier on the "
                         "same corpus are kept (a long size can be measured in two sittings)")
+    p.add_argument("--books", default=",".join(f"{x:g}" for x in BOOK_MB),
+                   help="sizes in MB of the book series, one witness built alone each (default %(default)s; "
+                        "'none' to skip)")
     args = p.parse_args(argv)
     shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
     work = Path(args.work)
     work.mkdir(parents=True, exist_ok=True)
     if args.no_one_worker and args.only_one_worker:
         p.error("--no-one-worker and --only-one-worker leave nothing to measure")
-    result = run([int(x) for x in args.sizes.split(",")], args.witness_bytes, shared, work,
-                 not args.no_one_worker, not args.only_one_worker)
+    sizes = [] if args.sizes in ("", "none") else [int(x) for x in args.sizes.split(",")]
+    books = [] if args.books in ("", "none") else [float(x) for x in args.books.split(",")]
+    result = run(sizes, args.witness_bytes, shared, work, not args.no_one_worker, not args.only_one_worker, books)
     out = Path(args.out)
+    old: dict = {}
     if out.is_file():  # keep the sizes measured earlier (each carries its date and machine)
         try:
-            result = merge(json.loads(out.read_text(encoding="utf-8")), result)
-        except (ValueError, KeyError, TypeError):
-            pass
+            old = json.loads(out.read_text(encoding="utf-8"))
+        except ValueError:
+            old = {}
+    try:
+        result = merge(old if isinstance(old, dict) else {}, result)
+    except (KeyError, TypeError):
+        result = merge({}, result)  # a results file of another layout: the speed-up is still computed
     write_atomic(out, json.dumps(result, indent=1) + "\n")
     rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"],
              "1 worker s": s["one_worker"]["wall_s"] if s.get("one_worker") else None,
@@ -230,7 +285,16 @@ def main(argv: list[str] | None = None) -> int:
              "peak MiB": max(x["peak_mem_mib"] for x in (s.get("one_worker"), s.get("two_workers"), s.get("add_one")) if x),
              "add one s": (s.get("add_one") or {}).get("wall_s"), "add one / full": s.get("add_one_fraction_of_full")}
             for s in result["sizes"]]
-    print(pd.DataFrame(rows).to_string(index=False))
+    if rows:
+        print(pd.DataFrame(rows).to_string(index=False))
+    if result.get("books"):
+        bk = result["books"]
+        print(pd.DataFrame([{"book MB": r["ocr_mb"], "s": r["wall_s"], "x per doubling": r.get("time_ratio"),
+                             "worker peak MiB": r["worker_peak_mib"], "laws": r["laws"]} for r in bk["sizes"]])
+              .to_string(index=False))
+        print(f"book series: at most x{bk['max_time_ratio']} per doubling (bound {BOOK_MAX_RATIO}), worker peak "
+              f"{bk['worker_peak_mib_at_largest']} MiB at the largest (bound {BOOK_MAX_WORKER_MIB})"
+              + ("" if bk["within_bounds"] else "  -- OUT OF BOUNDS"))
     return 0
 
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m pipeline {build,add,status,clean,referee}``.
+"""Command line: ``python -m pipeline {build,add,remove,status,clean,referee}``.
 
 A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
 Any ``PipelineError`` becomes one line on stderr and exit status 2.
@@ -14,18 +14,27 @@ from .errors import PipelineError
 ROOT = Path(__file__).resolve().parent.parent
 
 
+def _locked(args: argparse.Namespace, what: str):
+    """The checkout's lock (one build, add or remove at a time; see pipeline.lock)."""
+    from .lock import checkout_lock
+
+    return checkout_lock(Path(args.corpus), what)
+
+
 def _cmd_build(args: argparse.Namespace) -> int:
     from .build import BuildOptions, build
+    from .progress import quiet
 
-    report = build(
-        BuildOptions(
-            corpus_dir=Path(args.corpus),
-            out_dir=Path(args.out),
-            cache_dir=None if args.no_cache else Path(args.cache),
-            scheduler=args.scheduler,
-            progress=not args.quiet,
+    with quiet(args.quiet), _locked(args, "build"):
+        report = build(
+            BuildOptions(
+                corpus_dir=Path(args.corpus),
+                out_dir=Path(args.out),
+                cache_dir=None if args.no_cache else Path(args.cache),
+                scheduler=args.scheduler,
+                progress=not args.quiet,
+            )
         )
-    )
     print(report.summary())
     return 0
 
@@ -39,9 +48,16 @@ def _cmd_status(args: argparse.Namespace) -> int:
 
 
 def _cmd_add(args: argparse.Namespace) -> int:
+    with _locked(args, "add"):
+        w = _add(args)
+    print(f"added witness {w.id} ({w.game}, {w.lang}, {w.kind}) from {w.file}; run `make` to rebuild")
+    return 0
+
+
+def _add(args: argparse.Namespace):
     from .corpus import add_witness
 
-    w = add_witness(
+    return add_witness(
         Path(args.corpus),
         Path(args.file),
         id=args.id,
@@ -55,7 +71,16 @@ def _cmd_add(args: argparse.Namespace) -> int:
         page=args.page,
         note=args.note,
     )
-    print(f"added witness {w.id} ({w.game}, {w.lang}, {w.kind}) from {w.file}; run `make` to rebuild")
+
+
+def _cmd_remove(args: argparse.Namespace) -> int:
+    from .corpus import remove_witness
+
+    with _locked(args, "remove"):
+        w, deleted = remove_witness(Path(args.corpus), args.id, delete_raw=args.delete_raw)
+    kept = "" if deleted or not args.delete_raw else f" (kept {w.file}: another witness is cut from it)"
+    gone = f" and deleted {w.file}" if deleted else ""
+    print(f"removed witness {w.id} from the corpus metadata{gone}{kept}; its outputs go at the next `make`")
     return 0
 
 
@@ -138,7 +163,7 @@ def make_parser() -> argparse.ArgumentParser:
 
     b = sub.add_parser("build", help="build the whole edition from corpus/ into outputs/")
     b.add_argument("--no-cache", action="store_true", help="recompute every stage")
-    b.add_argument("--quiet", action="store_true", help="no progress display")
+    b.add_argument("--quiet", action="store_true", help="no progress display (bars are drawn on a terminal only)")
     b.add_argument(
         "--scheduler",
         default=None,
@@ -163,6 +188,11 @@ def make_parser() -> argparse.ArgumentParser:
     a.add_argument("--page", default="", help="first printed page of the excerpt")
     a.add_argument("--note", default="")
     a.set_defaults(func=_cmd_add)
+
+    rm = sub.add_parser("remove", help="take a witness out of the corpus (its outputs go at the next build)")
+    rm.add_argument("id", help="the witness id")
+    rm.add_argument("--delete-raw", action="store_true", help="also delete its raw file under corpus/raw/")
+    rm.set_defaults(func=_cmd_remove)
 
     c = sub.add_parser("clean", help="print the cleaned reading text of any text")
     c.add_argument("file", help="a UTF-8 text file, or - for standard input")
@@ -208,6 +238,10 @@ def main(argv: list[str] | None = None) -> int:
         return args.func(args)
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
+        return 2
+    except OSError as exc:  # the file system refused (read-only, permissions, full disk): not a bug
+        where = f" ({exc.filename})" if exc.filename else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("error: interrupted; outputs/ is unchanged or complete (files are written atomically)", file=sys.stderr)

@@ -456,10 +456,12 @@ class _LangTables:
 
     # -- tokenisation
     def fr_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
+        from .nlp import pipe
+
         nlp = _fr_nlp(self.resources)
-        out = []
-        for doc in nlp.pipe([_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64):
-            toks = []
+        out: list[list[_Tok]] = [[] for _ in texts]
+        for i, _, doc in pipe(nlp, [_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64, desc="align: tagging"):  # bounded pieces
+            toks = out[i]
             last_neg = -_FR_NEG_SCOPE - 2
             for t in doc:
                 lower = t.lower_.replace("’", "'")
@@ -478,16 +480,18 @@ class _LangTables:
                     keys.add(dv)
                 content = t.is_alpha and not t.is_stop
                 toks.append(_Tok(frozenset(keys), t.text, content, t.pos_, fold(t.lemma_, compat=True) if content else ""))
-            out.append(toks)
         return out
 
     def en_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
         tok = _en_tokenizer(self.resources)
         forms = self.resources.en_forms
         out = []
+        from .nlp import pieces
+
         for text in texts:
             toks = []
-            for t in tok(text.replace("-\n", "")):
+            text = text.replace("-\n", "")
+            for t in (t for a, b in pieces(text) for t in tok(text[a:b])):  # bounded pieces
                 lower = t.lower_.replace("’", "'")
                 dv = _digit_value(lower)
                 if dv:

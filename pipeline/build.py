@@ -13,7 +13,6 @@ import io
 import json
 import os
 import pickle
-import shutil
 import sys
 import time
 from dataclasses import dataclass, field
@@ -25,6 +24,7 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .files import write_atomic
+from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
@@ -154,19 +154,31 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .segment import segment
     from .tei import witness_tei
 
-    t0 = time.perf_counter()
-    cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
-    t1 = time.perf_counter()
-    segmented = segment(cleaned, wt.witness)
-    t2 = time.perf_counter()
-    result = WitnessResult(wt.witness, cleaned, segmented)
-    tei = witness_tei(wt.witness, cleaned, segmented, build_info)
-    t3 = time.perf_counter()
-    suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
-    suggestions += event_suggestions(segmented.laws, corpus_dir)  # the events the aligner reads, for the rule table
-    t4 = time.perf_counter()
-    tables, laws = witness_tables(result)
-    t5 = time.perf_counter()
+    from .progress import MIN_CHARS, bar
+
+    # (a book shows which stage it is in, on a terminal; the stages show their own bars inside)
+    with bar(5, f"{wt.witness.id}: clean", unit="stage", min_total=0, disable_if_empty=len(wt.raw) < MIN_CHARS) as shown:
+        t0 = time.perf_counter()
+        cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: segment")
+        t1 = time.perf_counter()
+        segmented = segment(cleaned, wt.witness)
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: TEI")
+        t2 = time.perf_counter()
+        result = WitnessResult(wt.witness, cleaned, segmented)
+        tei = witness_tei(wt.witness, cleaned, segmented, build_info)
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: rule terms")
+        t3 = time.perf_counter()
+        suggestions = suggest_rulings(segmented.laws, load_patterns(corpus_dir))
+        suggestions += event_suggestions(segmented.laws, corpus_dir)  # the events the aligner reads, for the rule table
+        shown.update(1)
+        shown.set_description(f"{wt.witness.id}: tables")
+        t4 = time.perf_counter()
+        tables, laws = witness_tables(result)
+        t5 = time.perf_counter()
     result.stats.update({"clean": t1 - t0, "segment": t2 - t1, "tei": t3 - t2, "suggest": t4 - t3, "tables": t5 - t4})
     return WitnessBuild(result, tei, reading_text(result).encode("utf-8"), suggestions, tables, laws)
 
@@ -307,11 +319,13 @@ class Mapper:
     """
 
     connect_timeout = "10s"  # how long to wait for a distributed scheduler (tcp://host:port)
+    restart_timeout = 900.0  # seconds to wait for the workers of a LocalCluster to come back after a restart
 
     def __init__(self, scheduler: str | None):
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
         self._client = None
         self._cluster = None
+        self._open: list = []  # the result generators of imap on a cluster
         if not (self.scheduler in ("sync", "threads", "processes") or self.scheduler.startswith("tcp://")
                 or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)):
             from .errors import PipelineError
@@ -344,10 +358,42 @@ class Mapper:
         return self
 
     def __exit__(self, *exc) -> None:
-        if self._client is not None:
-            self._client.close()
-        if self._cluster is not None:
-            self._cluster.close()
+        """Shut a cluster down in order: the workers this build started are retired first (so none is left
+        heartbeating into a closed scheduler: the ``CommClosedError`` tracebacks), then the client closes,
+        then the cluster; what distributed logs while it stops is not shown (the build's result is known)."""
+        import contextlib
+        import logging
+
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        if client is None and cluster is None:
+            return
+        # a consumer that stopped early (or read exactly its items, never the end) leaves its generator
+        # suspended: closed now, while the client is open; else the garbage collector closes it later on
+        # a closed event loop ("Exception ignored ... RuntimeError: IOLoop is closed" at shutdown)
+        for gen in self._open:
+            with contextlib.suppress(Exception):
+                gen.close()
+        self._open.clear()
+        loggers = [logging.getLogger(n) for n in ("distributed", "distributed.worker", "distributed.nanny",
+                                                  "distributed.core", "distributed.comm", "distributed.scheduler",
+                                                  "distributed.client", "distributed.batched", "tornado")]
+        levels = [lg.level for lg in loggers]
+        for lg in loggers:
+            lg.setLevel(logging.CRITICAL)
+        try:
+            if client is not None and cluster is not None:
+                with contextlib.suppress(Exception):
+                    client.retire_workers(close_workers=True)
+            if client is not None:
+                with contextlib.suppress(Exception):
+                    client.close()
+            if cluster is not None:
+                with contextlib.suppress(Exception):
+                    cluster.close()
+        finally:
+            for lg, level in zip(loggers, levels):
+                lg.setLevel(level)
 
     in_flight_per_worker = 4  # tasks submitted ahead of the one being consumed, per worker thread
 
@@ -360,7 +406,9 @@ class Mapper:
         if self._client is not None and items:
             scattered = {k: self._client.scatter(v, broadcast=True, hash=False) for k, v in shared.items()}
             window = self.in_flight_per_worker * max(1, sum(self._client.nthreads().values()))
-            return self._windowed(func, items, window, scattered)
+            gen = self._windowed(func, items, window, scattered)
+            self._open.append(gen)  # closed before the client is (see __exit__)
+            return gen
         if self.scheduler == "sync" or len(items) <= 1 or shared:
             return (func(_made(x), **shared) for x in items)
         return iter(self.map(func, [_made(x) for x in items]))
@@ -380,14 +428,27 @@ class Mapper:
                 yield fut.result()
                 fut.release()
         finally:
+            import contextlib
+
             for fut in pending:
-                fut.cancel()
+                with contextlib.suppress(Exception):
+                    fut.cancel()
 
     def fresh_workers(self) -> None:
         """Restart the workers of the cluster this build started (not a shared tcp:// one), so that
         the models one stage loaded (the cleaner's lexicons) do not stay in memory through the next."""
         if self._cluster is not None and self._client is not None:
-            self._client.restart()
+            n = len(self._client.scheduler_info().get("workers", {})) or 1
+            # (not waiting inside restart(): on a loaded machine a worker that held a book takes longer than
+            # its 120 s to come back, and the build died of that TimeoutError; the build waits for them here)
+            self._client.restart(wait_for_workers=False)
+            try:
+                self._client.wait_for_workers(n, timeout=self.restart_timeout)
+            except TimeoutError:
+                from .errors import PipelineError
+
+                raise PipelineError(f"the Dask workers did not come back within {self.restart_timeout:g} s of a "
+                                    "restart; the machine may be out of memory (try fewer workers)") from None
 
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
@@ -597,68 +658,6 @@ def _log(opts: BuildOptions, msg: str) -> None:
         print(msg, file=sys.stderr, flush=True)
 
 
-class Staging:
-    """Outputs are written into a staging folder beside ``out_dir`` while the build runs, and moved
-    into place (one ``os.replace`` per changed file) only once every output has been produced: a
-    failed build leaves ``out_dir`` as it was, and a large build never holds its outputs in memory."""
-
-    def __init__(self, out_dir: Path):
-        self.out = Path(out_dir)
-        self.dir = self.out.parent / f".{self.out.name}.staging-{os.getpid()}"
-        if self.dir.exists():
-            shutil.rmtree(self.dir)
-        self.dir.mkdir(parents=True)
-        self.files: list[str] = []
-
-    def path(self, rel: str) -> Path:
-        p = self.dir / rel
-        p.parent.mkdir(parents=True, exist_ok=True)
-        if rel not in self.files:
-            self.files.append(rel)
-        return p
-
-    def write(self, rel: str, data: bytes) -> None:
-        self.path(rel).write_bytes(data)
-
-    def open(self, rel: str):
-        return self.path(rel).open("wb")
-
-    def commit(self, managed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, str]]:
-        """Move the changed files into place, remove stale ones from the managed folders.
-        Returns (written, removed, {file: sha256} of every output)."""
-        written, manifest = [], {}
-        for rel in sorted(self.files):
-            src, dst = self.dir / rel, self.out / rel
-            manifest[rel] = _sha256(src)
-            if dst.is_file() and dst.stat().st_size == src.stat().st_size and _sha256(dst) == manifest[rel]:
-                continue
-            dst.parent.mkdir(parents=True, exist_ok=True)
-            os.chmod(src, 0o644)
-            os.replace(src, dst)
-            written.append(rel)
-        removed = [rel for rel in _managed_files(self.out, managed) if rel not in manifest]
-        for rel in removed:
-            (self.out / rel).unlink()
-        self.abort()
-        return tuple(written), tuple(removed), manifest
-
-    def abort(self) -> None:
-        shutil.rmtree(self.dir, ignore_errors=True)
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
-def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
-    return [p.relative_to(out_dir).as_posix() for sub in managed if (out_dir / sub).is_dir()
-            for p in sorted((out_dir / sub).rglob("*")) if p.is_file()]
-
-
 def _unchanged(out_dir: Path, manifest: dict[str, str]) -> bool:
     """True if ``out_dir`` holds exactly the outputs of ``manifest`` (nothing edited, lost or stale)."""
     for rel, digest in manifest.items():
@@ -761,6 +760,7 @@ def build(opts: BuildOptions) -> BuildReport:
     jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
             for wt in texts]
     del texts
+    recover(Path(opts.out_dir))  # what a dead build left beside outputs/ (see pipeline.publish)
     corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j.args[3] for j in jobs).encode()).hexdigest()[:24]
     manifest_name = f"corpus.{corpus_key}.json"
     if cache and (Path(cache) / manifest_name).is_file():
@@ -768,6 +768,8 @@ def build(opts: BuildOptions) -> BuildReport:
             last = json.loads((Path(cache) / manifest_name).read_text("utf-8"))
             if _unchanged(Path(opts.out_dir), last["outputs"]):
                 _log(opts, "nothing changed since the last build: outputs are up to date")
+                if read_manifest(Path(opts.out_dir)) != last["outputs"]:  # (outputs built before it was kept)
+                    write_manifest(Path(opts.out_dir), last["outputs"])
                 return BuildReport(witnesses=last["witnesses"], processed=(), cached=tuple(last["ids"]), written=(),
                                    removed=(), laws=last["laws"], links=last["links"], seconds=time.perf_counter() - t0,
                                    cache_files=frozenset(last["cache_files"]))
@@ -804,7 +806,10 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
-        for b, ran in _through_cache(mapper, _run_witness, jobs, names, cache):
+        from .progress import track
+
+        for b, ran in track(_through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses",
+                            "witness", min_total=10):
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)
@@ -989,14 +994,49 @@ def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:
 
 
 def status(opts: BuildOptions) -> list[str]:
-    """One line per witness: id, game, language, kind, and whether its cached stages are stale."""
+    """One line per witness (id, game, language, kind, state), then what the outputs lack.
+
+    A witness is "up to date" when its cached stages are current and its outputs are those of the last
+    build (``publish.read_manifest``); otherwise "stale", "outputs missing" or "outputs edited". The
+    last lines name the outputs missing from or edited in ``out_dir`` since the last build."""
+    from .publish import check_outputs, read_manifest
+
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     code, res = code_version(), resources_version(corpus_dir)
+    manifest = read_manifest(Path(opts.out_dir))
+    missing, edited = check_outputs(Path(opts.out_dir), manifest) if manifest is not None else ([], [])
+    bad = set(missing) | set(edited)
     lines = [f"{'witness':<12} {'game':<7} {'lang':<4} {'kind':<13} state"]
     for w in witnesses:
         wt = witness_text(corpus_dir, w)
         key = witness_key(wt, code, res)
         fresh = bool(opts.cache_dir) and _cache_path(Path(opts.cache_dir), w.id, key).is_file()
-        lines.append(f"{w.id:<12} {w.game:<7} {w.lang:<4} {w.kind:<13} {'up to date' if fresh else 'stale'}")
+        own = (f"text/{w.id}.txt", f"tei/{w.id}.xml")
+        if not fresh:
+            state = "stale"
+        elif manifest is None or any(rel not in manifest for rel in own):
+            state = "stale (not in the last build's outputs)"
+        elif any(rel in missing for rel in own):
+            state = "outputs missing"
+        elif any(rel in bad for rel in own):
+            state = "outputs edited"
+        else:
+            state = "up to date"
+        lines.append(f"{w.id:<12} {w.game:<7} {w.lang:<4} {w.kind:<13} {state}")
+    if manifest is None:
+        lines.append(f"outputs: no record of a build into {opts.out_dir}; run `make`")
+    else:
+        gone = sorted({rel.split("/")[1].rsplit(".", 1)[0] for rel in manifest if rel.startswith("text/")}
+                      - {w.id for w in witnesses})
+        if gone:
+            lines.append(f"outputs: still hold removed witnesses {', '.join(gone)}; run `make`")
+        if missing:
+            lines.append(f"outputs: {len(missing)} missing since the last build: {', '.join(missing[:5])}"
+                         + (" ..." if len(missing) > 5 else "") + "; run `make`")
+        if edited:
+            lines.append(f"outputs: {len(edited)} edited since the last build: {', '.join(edited[:5])}"
+                         + (" ..." if len(edited) > 5 else "") + "; run `make` to restore them")
+        if not (gone or missing or edited):
+            lines.append(f"outputs: all {len(manifest)} files as the last build wrote them")
     return lines

@@ -129,9 +129,12 @@ def load_rule_table(path: Path | str = DEFAULT_RULES) -> RuleTable:
         raise RuleTableError(f"{path}: no such rule table; run the build (make) or pass --rules PATH")
     if path.suffix == ".json":
         try:
-            return RuleTable.from_dict(json.loads(path.read_text(encoding="utf-8")))
-        except (ValueError, KeyError, TypeError) as exc:
-            raise RuleTableError(f"{path}: not a rule table ({exc})") from None
+            data = json.loads(path.read_text(encoding="utf-8"))
+            if not isinstance(data, dict):
+                raise TypeError(f"the file holds a JSON {type(data).__name__}, not an object")
+            return RuleTable.from_dict(data)
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise RuleTableError(f"{path}: not a rule table ({exc}); pass the rules.json of a build") from None
     if path.suffix == ".csv":
         import pandas as pd
 
@@ -280,6 +283,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             if "=" not in item:
                 raise UnknownFactError(f"expected key=value, got {item!r}; e.g. discovered=after_trump")
             k, v = item.split("=", 1)
+            if k in facts:
+                raise UnknownFactError(f"fact {k!r} given twice ({k}={facts[k]} and {item}); give each fact once")
             facts[k] = v
         decision = adjudicate(load_rule_table(args.rules), args.game, args.event, facts, args.source)
     except PipelineError as exc:

@@ -411,17 +411,21 @@ def suggest_rulings(laws: Sequence[Law], patterns: Sequence[PatternSpec] | None 
         nlp = _nlp(lang)
         m, pm = _matchers(lang, patterns)
         batch = [law for law in laws if law.lang == lang]
-        # (small batches: spaCy's default of 1,000 texts tags a whole book at once, ~200 MB of arrays)
-        for law, doc in zip(batch, nlp.pipe([law.text for law in batch], batch_size=SPACY_BATCH)):
-            seen = set()
+        # (small batches: spaCy's default of 1,000 texts tags a whole book at once, ~200 MB of arrays;
+        # and bounded pieces: one law of a whole book's length is tagged piece by piece)
+        from .nlp import pipe
+
+        seen: set = set()
+        for i, offset, doc in pipe(nlp, [law.text for law in batch], batch_size=SPACY_BATCH, desc="rule terms"):
+            law = batch[i]
             for match_id, s, e in sorted(list(m(doc)) + list(pm(doc)), key=lambda x: (x[1], x[2])):
                 term = nlp.vocab.strings[match_id].split("#")[0]
                 span = doc[s:e]
-                key = (term, span.start_char)
+                key = (law.id, term, offset + span.start_char)
                 if key in seen:
                     continue
                 seen.add(key)
-                out.append(Suggestion(law.id, term, span.text, span.start_char, span.end_char))
+                out.append(Suggestion(law.id, term, span.text, offset + span.start_char, offset + span.end_char))
     return tuple(sorted(out, key=lambda s: (s.law_id, s.start, s.term)))
 
 

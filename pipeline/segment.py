@@ -873,10 +873,13 @@ def _nlp(lang: str, model: str):
 
 
 def _sentences(text: str, start: int, end: int, lang: str, cfg: SegmentConfig) -> list[int]:
-    """Sentence start offsets inside text[start:end] (spaCy)."""
+    """Sentence start offsets inside text[start:end] (spaCy, on bounded pieces: a piece's start is a
+    sentence start too)."""
+    from .nlp import docs
+
     nlp = _nlp(lang, dict(cfg.spacy_models).get(lang, ""))
-    doc = nlp(text[start:end])
-    return [start + s.start_char for s in doc.sents if s.text.strip()]
+    return [a + s.start_char for a, doc in docs(nlp, text, start=start, end=end, desc="segment: sentences")
+            for s in doc.sents if s.text.strip()]
 
 
 def _emit_rules(b: _Builder) -> None:

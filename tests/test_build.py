@@ -77,7 +77,7 @@ def test_status_reports_stale_witnesses(tmp_corpus, tmp_path, capsys):
     assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
     assert capsys.readouterr().out.count("stale") == 6
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
-    assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
+    assert main(["--corpus", str(tmp_corpus), "--out", str(tmp_path / "out"), "--cache", str(cache), "status"]) == 0
     assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]
 
 

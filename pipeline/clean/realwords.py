@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 
 import regex
 
+from ..nlp import MAX_CHARS as NLP_MAX_CHARS
 from .edits import Edit, non_overlapping
 from .passes import Pass, PassContext, PassResult, edits_only
 from .tokens import case_like
@@ -188,6 +189,7 @@ class RealWordRules:
             a = max(text.rfind(ch, 0, s) for ch in ".!?\n") + 1
             ends = [x for x in (text.find(ch, s) for ch in ".!?\n") if x != -1]
             b = min(ends) if ends else len(text)
+            a, b = max(a, s - NLP_MAX_CHARS // 2), min(b, max(a, s - NLP_MAX_CHARS // 2) + NLP_MAX_CHARS)  # spaCy on bounded pieces
             if a not in done_sent and len(done_sent) < max_sentences:
                 done_sent.add(a)
                 nlp = spacy_tagger(self.lang)

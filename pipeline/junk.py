@@ -13,7 +13,9 @@ from typing import Callable, Sequence
 
 import regex
 
-TOKEN = regex.compile(r"\S+")
+# a token: a run of non-space characters, cut at a footnote marker ("deal;[57]") and at a dash written as two
+# hyphens ("renounced;--any"), which stand between words, not inside one
+TOKEN = regex.compile(r"(?:(?!\[\d{1,3}\]|--)\S)+")
 LEAD = "([«\"“‘'’—–-"
 TRAIL = ".,;:!?)]»\"”’'—–-…"
 DEBRIS = set("^|*{}<>%$\\;")

@@ -16,12 +16,12 @@ from __future__ import annotations
 
 import re
 import tomllib
-import unicodedata
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
 
+from . import textnorm
 from .errors import PipelineError
 from .model import Law
 
@@ -144,7 +144,8 @@ class Comparison:
 
 
 def fold(s: str) -> str:
-    return "".join(c for c in unicodedata.normalize("NFD", s.lower().replace("’", "'")) if not unicodedata.combining(c))
+    """Lower case without accents, ``’`` read as ``'`` (pipeline.textnorm.fold)."""
+    return textnorm.fold(s.replace("’", "'"))
 
 
 def _read_toml(path: Path) -> dict:

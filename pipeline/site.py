@@ -126,7 +126,7 @@ def load_glossary(path: str | Path) -> tuple[tuple[tuple[str, ...], tuple[str, .
 
 def search_key(texts: Iterable[str], glossary: Sequence[tuple[Sequence[str], Sequence[str]]]) -> str:
     """What the search box compares for one cell: its texts (reading and printed forms) folded, plus
-    the terms of every glossary pair one of whose terms occurs in them or in the terms so added, so a
+    the terms of every glossary pair one of whose terms begins a word of them or of the terms so added, so a
     search for a term finds every cell that a search for its equivalent finds (atout and trump)."""
     hay = " ".join(fold(t) for t in texts if t)
     extra: list[str] = []
@@ -134,7 +134,9 @@ def search_key(texts: Iterable[str], glossary: Sequence[tuple[Sequence[str], Seq
     found = hay
     while True:  # to a fixed point: a term added by one pair brings the pairs it belongs to (trump -> atout)
         hit = [terms for terms in pending
-               if any(re.search(r"(?<!\w)" + re.escape(t) + r"(?!\w)", found) for t in terms)]
+               # (a term at the start of a word: its inflected forms too, trumps and atouts, as the box's
+               # substring search finds them)
+               if any(re.search(r"(?<!\w)" + re.escape(t), found) for t in terms)]
         if not hit:
             break
         pending = [terms for terms in pending if terms not in hit]

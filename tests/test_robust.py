@@ -328,10 +328,11 @@ def test_remove_takes_a_witness_out_and_its_outputs_go_at_the_next_build(built, 
 
 def test_remove_keeps_comments_and_a_raw_file_another_witness_uses(tmp_corpus):
     text = (tmp_corpus / "witnesses.toml").read_text("utf-8")
+    before = [x.id for x in load_witnesses(tmp_corpus)]
     w, deleted = remove_witness(tmp_corpus, "en-003m", delete_raw=True)  # cut from the file of en-003
     assert deleted is None and (tmp_corpus / w.file).is_file()
     ids = [x.id for x in load_witnesses(tmp_corpus)]
-    assert "en-003m" not in ids and len(ids) == 4
+    assert "en-003m" not in ids and len(ids) == len(before) - 1
     assert (tmp_corpus / "witnesses.toml").read_text("utf-8").startswith(text.split("[[witness]]")[0])
     w, deleted = remove_witness(tmp_corpus, "fr-000", delete_raw=True)
     assert deleted is not None and not deleted.exists()

@@ -63,7 +63,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, runtime_checkable
+from typing import TYPE_CHECKING, Iterable, Mapping, Protocol, Sequence, TypeVar, cast, runtime_checkable
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.process import cdist
@@ -73,6 +73,8 @@ from .textnorm import fold
 
 if TYPE_CHECKING:
     import numpy as np
+
+_F = TypeVar("_F", float, "np.ndarray")  # one score, or a matrix of them
 
 LINK_KINDS = ("same_text", "edition", "same_code", "translation")
 
@@ -215,8 +217,9 @@ def _read_rows(path: Path, ncols: int) -> list[tuple[str, ...]]:
 def load_resources(corpus_dir: Path) -> AlignResources:
     """Read ``glossary.csv``, ``lexicon/outcome_phrases.csv`` and ``lexicon/en_forms.csv`` under ``corpus_dir``."""
     corpus_dir = Path(corpus_dir)
-    glossary = tuple(_read_rows(corpus_dir / "glossary.csv", 3))
-    outcomes = tuple(_read_rows(corpus_dir / "lexicon" / "outcome_phrases.csv", 3))
+    # (_read_rows gives exactly ncols columns a row)
+    glossary = cast(tuple[tuple[str, str, str], ...], tuple(_read_rows(corpus_dir / "glossary.csv", 3)))
+    outcomes = cast(tuple[tuple[str, str, str], ...], tuple(_read_rows(corpus_dir / "lexicon" / "outcome_phrases.csv", 3)))
     forms_path = corpus_dir / "lexicon" / "en_forms.csv"
     en_forms = {f.lower(): l.lower() for f, l in _read_rows(forms_path, 2)} if forms_path.exists() else {}
     return AlignResources(glossary=glossary, outcomes=outcomes, en_forms=en_forms)
@@ -411,6 +414,7 @@ class _LangTables:
         self.resources = resources
         fr_terms: list[tuple[str, tuple[str, ...], str]] = []  # (fr phrase, concepts, label)
         en_terms: list[tuple[str, tuple[str, ...], str]] = []
+        c: str | tuple[str, ...]  # a concept; below, an outcome's concepts
         self.term_types: dict[tuple[str, str], str] = {}  # (lang, phrase) -> glossary type
         self.concept_types: dict[str, set[str]] = defaultdict(set)  # concept -> glossary types of its rows
         for fr, en, typ in resources.glossary:
@@ -622,16 +626,19 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                     for term in single.get(hit, ())[:1]:
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
+            k: str | int  # a token key here, a phrase index below
             for t in toks:
                 for k in sorted(t.keys):
                     if k.isdigit() and not any(term.concepts == (f"num:{k}",) for term in single.get(k, ())):
-                        counts[f"num:{k}"] += 1.0
+                        # typeshed types Counter values as int; these counts are float weights
+                        counts[f"num:{k}"] += 1.0  # type: ignore[assignment]
                         labels.setdefault(f"num:{k}", k)
             # multi-word phrases missed by exact matching, found fuzzily in the normalised text (OCR noise)
             norm = norms[li]
             for k, (ptext, concepts, label) in enumerate(phrases):
                 if len(ptext) < config.fuzzy_phrase_min_chars or all(c in counts for c in concepts):
                     continue
+                assert fuzzy_hits is not None  # a long phrase: there are long phrases
                 if fuzzy_hits[phrase_row[k], li]:
                     if concepts[0].startswith("out:"):
                         continue  # outcomes are handled below
@@ -640,13 +647,14 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
             seen_out = set()
             for k, (ptext, concepts, label) in enumerate(phrases):
                 if concepts[0].startswith("out:") and len(ptext) >= config.fuzzy_phrase_min_chars and concepts[0] not in counts \
-                        and fuzzy_hits[phrase_row[k], li]:
+                        and fuzzy_hits is not None and fuzzy_hits[phrase_row[k], li]:
                     ofound.append((Term(tuple(ptext.split()), concepts, label), []))
             for term, pos in ofound:
                 for c in term.concepts:
                     if c not in seen_out:
                         seen_out.add(c)
-                        counts[c] += 1.0
+                        # typeshed types Counter values as int; these counts are float weights
+                        counts[c] += 1.0  # type: ignore[assignment]
                         labels.setdefault(c, term.label)
             words = Counter(t.stem[: config.word_prefix or None] for t in toks if len(t.stem) >= config.word_min_len)
             result[law.id] = LawAnalysis(law.id, lang, dict(counts), labels, norm, tuple(groups), dict(words))
@@ -753,7 +761,9 @@ class AlignModel:
     def _is_function(self, c: str) -> bool:
         """True for a concept all of whose glossary rows are of a function-word type (``function_types``)."""
         types = _tables(self.resources).concept_types.get(c)
-        return bool(types) and types <= set(self.config.function_types)
+        if not types:
+            return False
+        return types <= set(self.config.function_types)
 
     def read(self, laws: Sequence[Law]) -> None:
         """Read the provisions of the laws not read yet (pipeline/provisions.py, one spaCy call per law)."""
@@ -836,7 +846,7 @@ class AlignModel:
             self._word_vectors[lid] = vec
         return vec
 
-    def _same_language(self, cs: float, ts: float, ws: float, kind: str) -> float:
+    def _same_language(self, cs: _F, ts: _F, ws: float | _F, kind: str) -> _F:
         """The score of two laws of one language from their concept cosine ``cs``, text similarity ``ts`` and word
         overlap ``ws`` (the formula of :meth:`matrix` and :meth:`score`)."""
         cfg = self.config
@@ -1061,7 +1071,7 @@ class AlignModel:
         if rows and cols and rows[0].lang == cols[0].lang:
             ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
                        scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
-            ws = 0.0
+            ws: float | np.ndarray = 0.0
             if kind != "same_text" and cfg.word_weight:
                 ws = cosines(self.word_vector)
             s = self._same_language(s, ts, ws, kind)

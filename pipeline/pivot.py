@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
-from typing import Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
 
 from .align import AlignConfig, AlignModel, AlignResources, align, analyse, decide_links, link_kind
 from .model import Law, Link, Witness
@@ -52,7 +52,7 @@ def _eligible(laws: Sequence[Law], config: AlignConfig) -> list[Law]:
     return laws
 
 
-def make_pivot(game: str, laws_by_witness: Mapping[str, Sequence[Law]], order: Sequence[str],
+def make_pivot(game: str, laws_by_witness: Mapping[str, Iterable[Law]], order: Sequence[str],
                config: PivotConfig = PivotConfig()) -> Pivot:
     """The pivot of a game: the laws of its first ``config.pivot_witnesses`` witnesses in ``order``."""
     ids = tuple(w for w in order if w in laws_by_witness)[: config.pivot_witnesses]

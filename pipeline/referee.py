@@ -231,15 +231,18 @@ def adjudicate(table, game: str, event: str, facts: Mapping[str, str] | None = N
         outcomes[combo] = hits[0] if hits else None
     rulings = {None if r is None else r.ruling for r in outcomes.values()}
     if len(rulings) == 1 and None not in rulings:
+        found = [r for r in outcomes.values() if r is not None]  # all of them: no outcome is None here
+        ruling = rulings.pop()
+        assert ruling is not None
         rank = {rs: i for i, rs in enumerate(table.rulesets)}
         cites = tuple(
             sorted(
-                dict.fromkeys(c for r in outcomes.values() for c in r.citations),
+                dict.fromkeys(c for r in found for c in r.citations),
                 key=lambda c: (rank.get(c.witness, len(rank)), c.number is None, c.number or 0, c.law_id),
             )
         )
-        note = " / ".join(dict.fromkeys(n for r in outcomes.values() for n in r.note.split(" / ") if n))
-        return Decision(game, event, asked, source, rulings.pop(), cites, ruleset, note)
+        note = " / ".join(dict.fromkeys(n for r in found for n in r.note.split(" / ") if n))
+        return Decision(game, event, asked, source, ruling, cites, ruleset, note)
     if rulings == {None}:
         given = " ".join(f"{k}={v}" for k, v in query.items()) or "no facts"
         exist = " | ".join(r.facts_text() or "(any facts)" for r in rows)
@@ -278,7 +281,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     p.add_argument("--rules", default=str(DEFAULT_RULES), help="the rule table (default: %(default)s)")
     args = p.parse_intermixed_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        facts = {}
+        facts: dict[str, str] = {}
         for item in args.facts:
             if "=" not in item:
                 raise UnknownFactError(f"expected key=value, got {item!r}; e.g. discovered=after_trump")

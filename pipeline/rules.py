@@ -38,6 +38,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from .errors import PipelineError
 from .model import Law, Link
@@ -245,7 +246,7 @@ def _annotation(e: Mapping, voc: Vocabulary, where: str, rel: str, has_ruling: b
         raise AnnotationError(f"{where}: {exc}") from None
     if game not in voc.games:
         raise AnnotationError(f"{where}: unknown game {game!r}; accepted: {', '.join(voc.games)}")
-    common = dict(law_id=law_id, text_hash=str(e.get("text_hash", "")), game=game, witness=witness, note=str(e.get("note", "")), file=rel)
+    common: dict[str, Any] = dict(law_id=law_id, text_hash=str(e.get("text_hash", "")), game=game, witness=witness, note=str(e.get("note", "")), file=rel)
     if not has_ruling:
         return Annotation(event=None, **common)
     event = e.get("event")
@@ -589,7 +590,11 @@ def load_rule_resources(corpus_dir: Path) -> RuleResources:
 
 def assignments(spec: EventSpec, keys: Sequence[str]) -> list[dict[str, str]]:
     """Every assignment of values to ``keys`` (facts of ``spec``), in vocabulary order."""
-    domains = [spec.fact(k).values for k in keys]
+    domains = []
+    for k in keys:
+        f = spec.fact(k)
+        assert f is not None  # keys are facts of spec
+        domains.append(f.values)
     return [dict(zip(keys, combo)) for combo in itertools.product(*domains)]
 
 
@@ -645,6 +650,7 @@ def build_rule_table(
             order = canon.order(game, spec.name, wits)
             wit_rank = {w: i for i, w in enumerate(canon.order(game, "", witnesses))}
             per: dict[str, dict[int, tuple[Ruling, tuple[Annotation, ...]]]] = {w: {} for w in wits}
+            w: str | None  # a witness; None below where no witness rules on an assignment
             space = assignments(spec, keys)
             for i, a in enumerate(space):
                 for w in wits:
@@ -655,9 +661,10 @@ def build_rule_table(
                     if len(distinct) > 1:
                         failures.append(
                             f"{game}/{spec.name} {_fmt_assignment(a)}: annotations of {w} contradict each other: "
-                            + "; ".join(f"{x.law_id} -> {x.ruling.describe()}" for x in hits)
+                            + "; ".join(f"{x.law_id} -> {x.ruling.describe()}" for x in hits if x.ruling is not None)
                         )
                     chosen = distinct[0]
+                    assert chosen is not None  # hits are annotations with a ruling
                     per[w][i] = (chosen, tuple(x for x in hits if x.ruling == chosen))
                 readings = {per[w][i][0] for w in wits if i in per[w]}
                 if len(readings) > 1:
@@ -703,6 +710,7 @@ def _fmt_assignment(a: Mapping[str, str]) -> str:
 
 def _pattern_key(voc: Vocabulary, r: Row) -> tuple:
     spec = voc.event(r.game, r.event)
+    assert spec is not None  # rows are built from the vocabulary's events
     out = []
     for f in spec.facts:
         vs = dict(r.facts).get(f.name)
@@ -729,12 +737,17 @@ def _compress(spec: EventSpec, keys: Sequence[str], space: list[dict], results: 
                 del cubes[y]
                 merged = True
                 break
+    domains: dict[str, tuple[str, ...]] = {}
+    for k in keys:
+        f = spec.fact(k)
+        assert f is not None  # keys are facts of spec
+        domains[k] = f.values
     out = []
     for cube, res in cubes:
         pattern = tuple(
-            (k, tuple(v for v in spec.fact(k).values if v in cube[k]))
+            (k, tuple(v for v in domains[k] if v in cube[k]))
             for k in keys
-            if cube[k] != frozenset(spec.fact(k).values)
+            if cube[k] != frozenset(domains[k])
         )
         out.append((pattern, res))
     return out
@@ -758,9 +771,9 @@ def static_check_failures(rows: Sequence[Row], rulings: Sequence[Annotation], vo
             if rows_overlap(a, b):
                 out.append(f"{rs} {game}/{event}: rows [{a.facts_text()}] and [{b.facts_text()}] overlap")
     cited = {(r.ruleset, r.event, c.law_id) for r in rows for c in r.citations}
-    for a in rulings:
-        if (a.witness, a.event, a.law_id) not in cited:
-            out.append(f"{a.law_id} rules on {a.event} but no row of ruleset {a.witness} cites it")
+    for ann in rulings:
+        if (ann.witness, ann.event, ann.law_id) not in cited:
+            out.append(f"{ann.law_id} rules on {ann.event} but no row of ruleset {ann.witness} cites it")
     for r in rows:
         terms = [t for t in [r.ruling.outcome, *r.ruling.options] if t]
         if any(t not in voc.outcomes for t in terms) or any(p not in voc.penalties for p in r.ruling.penalties):

@@ -351,7 +351,9 @@ def _candidates(text: str, cfg: SegmentConfig) -> list[_Candidate]:
                     o = m.group("ord")
                     n = ordinals.get(o.lower())
                     if n is None:
-                        n = int(re.match(r"\d+", o).group())
+                        digits = re.match(r"\d+", o)
+                        assert digits is not None  # an ordinal the lexicon does not spell is written in digits
+                        n = int(digits.group())
                     readings = (_Reading(n, 0.0, (f"ordinal {o}",)),)
                 elif m.group("roman"):
                     v = _roman_value(m.group("roman"))

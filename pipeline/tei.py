@@ -61,14 +61,14 @@ import pickle
 import re
 import tempfile
 import tomllib
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
 from lxml import etree
 
 from .errors import PipelineError
-from .model import Cleaned, Correction, Law, Link, PageBreak, Segmented, Witness, replay
+from .model import Cleaned, Correction, Flag, Law, Link, PageBreak, Segmented, Witness, replay
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -592,7 +592,7 @@ class _Wrap:
     i: int
     j: int
     prio: int
-    make: object  # callable(parent) -> element that receives the content
+    make: Callable[[etree._Element], etree._Element]  # callable(parent) -> element that receives the content
     children: list
 
 
@@ -813,7 +813,7 @@ class _Content:
     def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig, ocr: bool = False):
         self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
         self.enc = _Enc(build, config, ocr=ocr)
-        self.flag_notes: list[tuple[str, object]] = []
+        self.flag_notes: list[tuple[str, Flag]] = []
 
     def number_cut(self, idx: list[int], law: Law) -> int | None:
         """How many of the tokens idx (consecutive) end with the law's printed number (None: no number)."""
@@ -1219,7 +1219,7 @@ class AlignmentsWriter:
     def __init__(self, config: TeiConfig = TeiConfig()):
         self.config = config
         self.links = 0
-        self._groups: dict[tuple[str, str], tuple[object, object]] = {}
+        self._groups: dict[tuple[str, str], tuple[tempfile.SpooledTemporaryFile[bytes], tempfile.SpooledTemporaryFile[bytes]]] = {}
         self._witnesses: dict[str, tuple[str, str]] = {}  # witness id -> (game, lang)
 
     def witness(self, witness_id: str, game: str, lang: str) -> None:
@@ -1518,7 +1518,7 @@ def read_tei(data: bytes, config: TeiConfig = TeiConfig()) -> TeiWitness:
         r, d = _content(b, hyph)
         reading.append(r)
         diplomatic.append(d)
-    laws = []
+    laws: list[TeiLaw] = []
     parts: dict[str, int] = {}
     for div in body.iter(T + "div"):
         kind = div.get("type")
@@ -1589,8 +1589,8 @@ def check_edition(docs: Mapping[str, bytes]) -> list[str]:
     for name in sorted(docs):
         try:
             trees[name] = parse_safe(docs[name], name)
-        except TeiError as e:
-            problems.append(str(e))
+        except TeiError as exc:
+            problems.append(str(exc))
     ids: dict[str, set[str]] = {}
     global_ids: dict[str, str] = {}
     for name, tree in trees.items():

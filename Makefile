@@ -60,8 +60,9 @@ $(NODE_STAMP): package.json package-lock.json
 	npm ci --no-audit --no-fund --ignore-scripts
 	@touch $(NODE_STAMP)
 
-test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint), mypy (types) and the test suite (browser tests drive Debian's chromium headless; TEI checked with jing and CETEIcean)
+test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint and format check), mypy (types) and the test suite (browser tests drive Debian's chromium headless; TEI checked with jing and CETEIcean)
 	$(BIN)/ruff check pipeline measure tests
+	$(BIN)/ruff format --check pipeline measure tests
 	$(BIN)/mypy
 	$(BIN)/python -m pytest -q
 

@@ -9,6 +9,7 @@ incremental rebuild that must reprocess only it). Then the book series: one witn
 4 MB built alone (time per doubling at most 2.2x, the worker's peak memory at most 2 GiB at 4 MB).
 Writes ``outputs/bench/build.json``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -107,15 +108,29 @@ def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None
     try:
         with PeakMemory() as mem:
             t0 = time.perf_counter()
-            report = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache,
-                                        scheduler=f"local:{workers}" if workers else "sync", site=False))
+            report = build(
+                BuildOptions(
+                    corpus_dir=corpus,
+                    out_dir=out,
+                    cache_dir=cache,
+                    scheduler=f"local:{workers}" if workers else "sync",
+                    site=False,
+                )
+            )
             wall = time.perf_counter() - t0
         if not workers:
             mem.worker_peak = mem.peak
-        return {"workers": workers, "commit": commit(), "wall_s": round(wall, 2), "peak_mem_mib": round(mem.peak / 2**20),
-                "worker_peak_mib": round(mem.worker_peak / 2**20),
-                "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
-                "processed": len(report.processed), "laws": report.laws, "links": report.links}
+        return {
+            "workers": workers,
+            "commit": commit(),
+            "wall_s": round(wall, 2),
+            "peak_mem_mib": round(mem.peak / 2**20),
+            "worker_peak_mib": round(mem.worker_peak / 2**20),
+            "stages_s": {k: round(v, 2) for k, v in report.timings.items()},
+            "processed": len(report.processed),
+            "laws": report.laws,
+            "links": report.links,
+        }
     finally:
         if not keep:
             shutil.rmtree(out, ignore_errors=True)
@@ -133,12 +148,21 @@ def commit() -> str:
 
 
 def machine() -> str:
-    return (f"{platform.machine()}, {os.cpu_count()} cores, "
-            f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}")
+    return (
+        f"{platform.machine()}, {os.cpu_count()} cores, "
+        f"{round(psutil.virtual_memory().total / 2**30)} GiB, Python {platform.python_version()}"
+    )
 
 
-def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_worker: bool = True,
-        two_workers: bool = True, books: list[float] | None = None) -> dict:
+def run(
+    sizes: list[int],
+    target_bytes: int,
+    shared_dir: Path,
+    work: Path,
+    one_worker: bool = True,
+    two_workers: bool = True,
+    books: list[float] | None = None,
+) -> dict:
     # in a child process: the language resources it loads must not count in the builds' memory
     import multiprocessing
     from concurrent.futures import ProcessPoolExecutor
@@ -159,8 +183,15 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         one = timed_build(corpus, 1, None) if one_worker else None
         if one:
             print(f"        1 worker : {one['wall_s']} s, peak {one['peak_mem_mib']} MiB", flush=True)
-        row = {"witnesses": n, "ocr_mb": round(mb, 1), "date": result["date"], "machine": result["machine"],
-               "commit": commit(), "witness_bytes": target_bytes, "one_worker": one}
+        row = {
+            "witnesses": n,
+            "ocr_mb": round(mb, 1),
+            "date": result["date"],
+            "machine": result["machine"],
+            "commit": commit(),
+            "witness_bytes": target_bytes,
+            "one_worker": one,
+        }
         result["sizes"].append(row)
         if not two_workers:
             continue
@@ -179,13 +210,19 @@ def run(sizes: list[int], target_bytes: int, shared_dir: Path, work: Path, one_w
         extra.write_text(synthetic_witness(src, model, 999_983 + i, target_bytes), encoding="utf-8")
         from pipeline.corpus import add_witness
 
-        add_witness(corpus, extra, id=f"{src.lang}-x{i:05d}", game=src.game, lang=src.lang, kind="ocr",
-                    title="added witness")
+        add_witness(
+            corpus, extra, id=f"{src.lang}-x{i:05d}", game=src.game, lang=src.lang, kind="ocr", title="added witness"
+        )
         inc = timed_build(corpus, 2, cache, out)
         shutil.rmtree(out, ignore_errors=True)
         print(f"        add one  : {inc['wall_s']} s ({inc['processed']} reprocessed)", flush=True)
-        row.update({"two_workers": two, "add_one": inc,
-                    "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3)})
+        row.update(
+            {
+                "two_workers": two,
+                "add_one": inc,
+                "add_one_fraction_of_full": round(inc["wall_s"] / max(two["wall_s"], 1e-9), 3),
+            }
+        )
     if books:
         result["books"] = book_series(books, sources, model, work)
     return result
@@ -208,29 +245,48 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
         size = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
         print(f"[bench] one book of {size:.2f} MB ({src.game}, {src.lang})", flush=True)
         b = timed_build(corpus, 0, None)
-        row = {"mb": mb, "ocr_mb": round(size, 2), "wall_s": b["wall_s"], "worker_peak_mib": b["worker_peak_mib"],
-               "peak_mem_mib": b["peak_mem_mib"], "laws": b["laws"], "commit": b["commit"], "stages_s": b["stages_s"]}
+        row = {
+            "mb": mb,
+            "ocr_mb": round(size, 2),
+            "wall_s": b["wall_s"],
+            "worker_peak_mib": b["worker_peak_mib"],
+            "peak_mem_mib": b["peak_mem_mib"],
+            "laws": b["laws"],
+            "commit": b["commit"],
+            "stages_s": b["stages_s"],
+        }
         if rows:
             row["time_ratio"] = round(b["wall_s"] / max(rows[-1]["wall_s"], 1e-9), 2)
         rows.append(row)
-        print(f"        {b['wall_s']} s, worker peak {b['worker_peak_mib']} MiB"
-              + (f", x{row['time_ratio']} the time of the size before" if "time_ratio" in row else ""), flush=True)
+        print(
+            f"        {b['wall_s']} s, worker peak {b['worker_peak_mib']} MiB"
+            + (f", x{row['time_ratio']} the time of the size before" if "time_ratio" in row else ""),
+            flush=True,
+        )
     ratios = [r["time_ratio"] for r in rows if "time_ratio" in r]
-    return {"source": f"{src.game}/{src.lang}", "sizes": rows,
-            "max_time_ratio": max(ratios) if ratios else None,
-            "worker_peak_mib_at_largest": rows[-1]["worker_peak_mib"] if rows else None,
-            "within_bounds": bool(rows) and all(x <= BOOK_MAX_RATIO for x in ratios)
-            and rows[-1]["worker_peak_mib"] <= BOOK_MAX_WORKER_MIB}
+    return {
+        "source": f"{src.game}/{src.lang}",
+        "sizes": rows,
+        "max_time_ratio": max(ratios) if ratios else None,
+        "worker_peak_mib_at_largest": rows[-1]["worker_peak_mib"] if rows else None,
+        "within_bounds": bool(rows)
+        and all(x <= BOOK_MAX_RATIO for x in ratios)
+        and rows[-1]["worker_peak_mib"] <= BOOK_MAX_WORKER_MIB,
+    }
 
 
 def merge(old: dict, new: dict) -> dict:
     """``new``'s sizes replace the same sizes of ``old``; a size measured now with only one of its builds
     (``--only-one-worker``) keeps the other build measured earlier. Each build carries the commit it measured."""
-    before = {s["witnesses"]: {"date": old.get("date"), "machine": old.get("machine"), **s}
-              for s in old.get("sizes", [])}
+    before = {
+        s["witnesses"]: {"date": old.get("date"), "machine": old.get("machine"), **s} for s in old.get("sizes", [])
+    }
     for s in new["sizes"]:
         prev = before.get(s["witnesses"], {})
-        if prev.get("ocr_mb") != s["ocr_mb"] or prev.get("witness_bytes", old.get("witness_bytes")) != s["witness_bytes"]:
+        if (
+            prev.get("ocr_mb") != s["ocr_mb"]
+            or prev.get("witness_bytes", old.get("witness_bytes")) != s["witness_bytes"]
+        ):
             prev = {}  # another corpus: nothing earlier to keep
         for key in ("one_worker", "two_workers", "add_one", "add_one_fraction_of_full"):
             if s.get(key) is None and prev.get(key) is not None:
@@ -240,24 +296,40 @@ def merge(old: dict, new: dict) -> dict:
         one, two = s.get("one_worker"), s.get("two_workers")
         s["speedup_2_over_1"] = round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one and two else None
     books = new.get("books") or old.get("books")  # a run without the book series keeps the last one
-    return {**new, "sizes": sorted(before.values(), key=lambda s: s["witnesses"]), **({"books": books} if books else {})}
+    return {
+        **new,
+        "sizes": sorted(before.values(), key=lambda s: s["witnesses"]),
+        **({"books": books} if books else {}),
+    }
 
 
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m measure.bench_build", description=__doc__.splitlines()[0])
-    p.add_argument("--sizes", default="10,100", help="comma-separated corpus sizes (default %(default)s, about 15 minutes here; "
-                   "1000 takes about two hours, 1.4 of them the 1-worker build)")
+    p.add_argument(
+        "--sizes",
+        default="10,100",
+        help="comma-separated corpus sizes (default %(default)s, about 15 minutes here; "
+        "1000 takes about two hours, 1.4 of them the 1-worker build)",
+    )
     p.add_argument("--witness-bytes", type=int, default=100_000, help="size of each witness (default %(default)s)")
     p.add_argument("--work", default=str(ROOT / ".cache" / "bench"), help="scratch folder (default %(default)s)")
-    p.add_argument("--out", default=str(ROOT / "outputs" / "bench" / "build.json"),
-                   help="results file; sizes measured now replace the same sizes there, others are kept")
+    p.add_argument(
+        "--out",
+        default=str(ROOT / "outputs" / "bench" / "build.json"),
+        help="results file; sizes measured now replace the same sizes there, others are kept",
+    )
     p.add_argument("--no-one-worker", action="store_true", help="skip the 1-worker build (no speed-up figure)")
-    p.add_argument("--only-one-worker", action="store_true",
-                   help="time only the 1-worker build; the 2-worker and add-one figures measured earlier on the "
-                        "same corpus are kept (a long size can be measured in two sittings)")
-    p.add_argument("--books", default=",".join(f"{x:g}" for x in BOOK_MB),
-                   help="sizes in MB of the book series, one witness built alone each (default %(default)s; "
-                        "'none' to skip)")
+    p.add_argument(
+        "--only-one-worker",
+        action="store_true",
+        help="time only the 1-worker build; the 2-worker and add-one figures measured earlier on the "
+        "same corpus are kept (a long size can be measured in two sittings)",
+    )
+    p.add_argument(
+        "--books",
+        default=",".join(f"{x:g}" for x in BOOK_MB),
+        help="sizes in MB of the book series, one witness built alone each (default %(default)s; 'none' to skip)",
+    )
     args = p.parse_args(argv)
     shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
     work = Path(args.work)
@@ -279,22 +351,44 @@ def main(argv: list[str] | None = None) -> int:
     except (KeyError, TypeError):
         result = merge({}, result)  # a results file of another layout: the speed-up is still computed
     write_atomic(out, json.dumps(result, indent=1) + "\n")
-    rows = [{"witnesses": s["witnesses"], "MB": s["ocr_mb"],
-             "1 worker s": s["one_worker"]["wall_s"] if s.get("one_worker") else None,
-             "2 workers s": (s.get("two_workers") or {}).get("wall_s"), "speed-up": s.get("speedup_2_over_1"),
-             "peak MiB": max(x["peak_mem_mib"] for x in (s.get("one_worker"), s.get("two_workers"), s.get("add_one")) if x),
-             "add one s": (s.get("add_one") or {}).get("wall_s"), "add one / full": s.get("add_one_fraction_of_full")}
-            for s in result["sizes"]]
+    rows = [
+        {
+            "witnesses": s["witnesses"],
+            "MB": s["ocr_mb"],
+            "1 worker s": s["one_worker"]["wall_s"] if s.get("one_worker") else None,
+            "2 workers s": (s.get("two_workers") or {}).get("wall_s"),
+            "speed-up": s.get("speedup_2_over_1"),
+            "peak MiB": max(
+                x["peak_mem_mib"] for x in (s.get("one_worker"), s.get("two_workers"), s.get("add_one")) if x
+            ),
+            "add one s": (s.get("add_one") or {}).get("wall_s"),
+            "add one / full": s.get("add_one_fraction_of_full"),
+        }
+        for s in result["sizes"]
+    ]
     if rows:
         print(pd.DataFrame(rows).to_string(index=False))
     if result.get("books"):
         bk = result["books"]
-        print(pd.DataFrame([{"book MB": r["ocr_mb"], "s": r["wall_s"], "x per doubling": r.get("time_ratio"),
-                             "worker peak MiB": r["worker_peak_mib"], "laws": r["laws"]} for r in bk["sizes"]])
-              .to_string(index=False))
-        print(f"book series: at most x{bk['max_time_ratio']} per doubling (bound {BOOK_MAX_RATIO}), worker peak "
-              f"{bk['worker_peak_mib_at_largest']} MiB at the largest (bound {BOOK_MAX_WORKER_MIB})"
-              + ("" if bk["within_bounds"] else "  -- OUT OF BOUNDS"))
+        print(
+            pd.DataFrame(
+                [
+                    {
+                        "book MB": r["ocr_mb"],
+                        "s": r["wall_s"],
+                        "x per doubling": r.get("time_ratio"),
+                        "worker peak MiB": r["worker_peak_mib"],
+                        "laws": r["laws"],
+                    }
+                    for r in bk["sizes"]
+                ]
+            ).to_string(index=False)
+        )
+        print(
+            f"book series: at most x{bk['max_time_ratio']} per doubling (bound {BOOK_MAX_RATIO}), worker peak "
+            f"{bk['worker_peak_mib_at_largest']} MiB at the largest (bound {BOOK_MAX_WORKER_MIB})"
+            + ("" if bk["within_bounds"] else "  -- OUT OF BOUNDS")
+        )
     return 0
 
 

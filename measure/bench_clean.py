@@ -8,6 +8,7 @@ timing.  The repeated documents profit from the cleaner's per-token caches: the 
 distinct documents is the headline (:func:`first_pass`: fresh caches, median of 5 alternating runs), the
 repeated-document figure the second line.  Writes ``outputs/bench/cleaning.json`` (atomic).
 """
+
 from __future__ import annotations
 
 import os
@@ -77,11 +78,17 @@ def first_pass(runs: int = FIRST_PASS_RUNS) -> dict:
                 ts += t2 - t1
             ntok += n
         ratios.append(ts / tc)
-        rows.append({"tokens": ntok, "clean_tokens_per_s": ntok / tc, "symspell_tokens_per_s": ntok / ts, "ratio": ts / tc})
-        print(f"first pass, run {r + 1}/{runs}: {ntok} tokens  clean {ntok/tc:,.0f} tok/s  symspellpy {ntok/ts:,.0f} tok/s  ratio {ts/tc:.2f}",
-              flush=True)
+        rows.append(
+            {"tokens": ntok, "clean_tokens_per_s": ntok / tc, "symspell_tokens_per_s": ntok / ts, "ratio": ts / tc}
+        )
+        print(
+            f"first pass, run {r + 1}/{runs}: {ntok} tokens  clean {ntok / tc:,.0f} tok/s  symspellpy {ntok / ts:,.0f} tok/s  ratio {ts / tc:.2f}",
+            flush=True,
+        )
     med = statistics.median(ratios)
-    print(f"HEADLINE first pass over the distinct documents (median of {runs} alternating runs): clean/symspellpy {med:.2f}")
+    print(
+        f"HEADLINE first pass over the distinct documents (median of {runs} alternating runs): clean/symspellpy {med:.2f}"
+    )
     return {"runs": rows, "median_ratio": med}
 
 
@@ -91,7 +98,12 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
     except (AttributeError, OSError):
         pass
     cfg = replace(CleanConfig(), join_hyphens=False)
-    out: dict[str, Any] = {"min_tokens": min_tokens, "doc_sentences": DOC_SENTENCES, "sets": [], "first_pass": first_pass()}
+    out: dict[str, Any] = {
+        "min_tokens": min_tokens,
+        "doc_sentences": DOC_SENTENCES,
+        "sets": [],
+        "first_pass": first_pass(),
+    }
     print("second line: the documents repeated (the cleaner's per-token caches warm):")
     tot = {"clean": [0, 0.0], "symspellpy": [0, 0.0], "first": [0, 0.0]}
     for lang, fname in (("fr", "ICDAR2017_fre_periodical_dev.tsv"), ("en", "ICDAR2017_eng_periodical_dev.tsv")):
@@ -120,10 +132,19 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
         n_first = ntok * distinct // len(docs)
         # the documents repeat (the dev set is smaller than min_tokens): the first pass over them is the
         # figure without any look-up already cached from an earlier pass
-        row = {"lang": lang, "tokens": ntok, "clean_seconds": tc, "symspell_seconds": ts,
-               "clean_tokens_per_s": ntok / tc, "symspell_tokens_per_s": ntok / ts, "ratio": ts / tc,
-               "first_pass_tokens": n_first, "first_pass_seconds": t_first,
-               "first_pass_tokens_per_s": n_first / t_first, "first_pass_ratio": (n_first / t_first) / (ntok / ts)}
+        row = {
+            "lang": lang,
+            "tokens": ntok,
+            "clean_seconds": tc,
+            "symspell_seconds": ts,
+            "clean_tokens_per_s": ntok / tc,
+            "symspell_tokens_per_s": ntok / ts,
+            "ratio": ts / tc,
+            "first_pass_tokens": n_first,
+            "first_pass_seconds": t_first,
+            "first_pass_tokens_per_s": n_first / t_first,
+            "first_pass_ratio": (n_first / t_first) / (ntok / ts),
+        }
         out["sets"].append(row)
         tot["clean"][0] += ntok
         tot["clean"][1] += tc
@@ -131,15 +152,25 @@ def run(min_tokens: int = MIN_TOKENS) -> dict:
         tot["symspellpy"][1] += ts
         tot["first"][0] += n_first
         tot["first"][1] += t_first
-        print(f"{lang}: {ntok} tokens  clean {ntok/tc:,.0f} tok/s  symspellpy {ntok/ts:,.0f} tok/s  ratio clean/symspell {ts/tc:.2f}"
-              f"  (first pass over the {distinct} distinct documents: {n_first/t_first:,.0f} tok/s, ratio {row['first_pass_ratio']:.2f})")
+        print(
+            f"{lang}: {ntok} tokens  clean {ntok / tc:,.0f} tok/s  symspellpy {ntok / ts:,.0f} tok/s  ratio clean/symspell {ts / tc:.2f}"
+            f"  (first pass over the {distinct} distinct documents: {n_first / t_first:,.0f} tok/s, ratio {row['first_pass_ratio']:.2f})"
+        )
     c = tot["clean"][0] / tot["clean"][1]
     s = tot["symspellpy"][0] / tot["symspellpy"][1]
     f = tot["first"][0] / tot["first"][1]
-    out["total"] = {"tokens": tot["clean"][0], "clean_tokens_per_s": c, "symspell_tokens_per_s": s, "ratio": c / s,
-                    "first_pass_tokens_per_s": f, "first_pass_ratio": f / s}
-    print(f"total: {tot['clean'][0]} tokens  clean {c:,.0f} tok/s  symspellpy {s:,.0f} tok/s  ratio {c/s:.2f}"
-          f"  (first pass {f:,.0f} tok/s, ratio {f/s:.2f})")
+    out["total"] = {
+        "tokens": tot["clean"][0],
+        "clean_tokens_per_s": c,
+        "symspell_tokens_per_s": s,
+        "ratio": c / s,
+        "first_pass_tokens_per_s": f,
+        "first_pass_ratio": f / s,
+    }
+    print(
+        f"total: {tot['clean'][0]} tokens  clean {c:,.0f} tok/s  symspellpy {s:,.0f} tok/s  ratio {c / s:.2f}"
+        f"  (first pass {f:,.0f} tok/s, ratio {f / s:.2f})"
+    )
     write_json_atomic(PROJECT_ROOT / "outputs" / "bench" / "cleaning.json", out)
     return out
 

@@ -6,6 +6,7 @@ end-of-line hyphens and running heads with page numbers, and re-noises the chara
 confusions measured on the gold (raw seed against its hand-corrected text), at the measured rate.
 Deterministic for a given seed.
 """
+
 from __future__ import annotations
 
 import random
@@ -74,8 +75,9 @@ def renoise(text: str, model: NoiseModel, rng: random.Random) -> str:
     return "".join(out)
 
 
-def layout(paragraphs: Sequence[str], head: str, first_page: int, rng: random.Random, width: int = 62,
-           lines_per_page: int = 38) -> str:
+def layout(
+    paragraphs: Sequence[str], head: str, first_page: int, rng: random.Random, width: int = 62, lines_per_page: int = 38
+) -> str:
     """Print paragraphs in lines of about ``width`` characters, with hyphenation and running heads."""
     lines: list[str] = []
     page = first_page
@@ -115,14 +117,18 @@ def synthetic_witness(source: SourceLaws, model: NoiseModel, seed: int, target_b
             size += len(para.encode("utf-8")) + 1
             if size >= target_bytes:
                 break
-    head = "DE L'ÉCARTÉ." if source.game == "ecarte" and source.lang == "fr" else (
-        "DU WHIST." if source.lang == "fr" else "CARDS")
+    head = (
+        "DE L'ÉCARTÉ."
+        if source.game == "ecarte" and source.lang == "fr"
+        else ("DU WHIST." if source.lang == "fr" else "CARDS")
+    )
     text = layout(paras, head, first_page=rng.randint(5, 200), rng=rng)
     return renoise(text, model, rng)
 
 
-def write_bench_corpus(dest: Path, sources: Sequence[SourceLaws], model: NoiseModel, n: int,
-                       target_bytes: int = 100_000, seed: int = 0) -> Path:
+def write_bench_corpus(
+    dest: Path, sources: Sequence[SourceLaws], model: NoiseModel, n: int, target_bytes: int = 100_000, seed: int = 0
+) -> Path:
     """Write ``n`` synthetic witnesses under ``dest`` (raw/ and witnesses.toml); return ``dest``."""
     dest = Path(dest)
     entries = []
@@ -131,7 +137,16 @@ def write_bench_corpus(dest: Path, sources: Sequence[SourceLaws], model: NoiseMo
         wid = f"{src.lang}-b{i:05d}"
         name = f"bench_{i:05d}.txt"
         write_atomic(dest / "raw" / name, synthetic_witness(src, model, seed * 1_000_003 + i, target_bytes))
-        entries.append({"id": wid, "file": f"raw/{name}", "game": src.game, "lang": src.lang, "kind": "ocr",
-                        "title": f"Benchmark witness {i} ({src.game}, {src.lang})", "source": f"bench-{i}"})
+        entries.append(
+            {
+                "id": wid,
+                "file": f"raw/{name}",
+                "game": src.game,
+                "lang": src.lang,
+                "kind": "ocr",
+                "title": f"Benchmark witness {i} ({src.game}, {src.lang})",
+                "source": f"bench-{i}",
+            }
+        )
     write_atomic(dest / "witnesses.toml", tomli_w.dumps({"witness": entries}))
     return dest

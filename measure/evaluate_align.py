@@ -25,6 +25,7 @@ Usage: ``python -m measure.evaluate_align [--laws pipeline|gold|raw] [--laws-csv
 ``--set 'type_weights=[["adj",0.7],["prep",0.5]]'``; the JSON is not written unless ``--json`` is given).
 Shared dir: ``../shared`` from the project root, or ``$SHARED_DIR``.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -62,11 +63,24 @@ def load_witness_meta(corpus_dir: Path) -> dict[str, Witness]:
 # development law sources (gold texts and raw seeds split naively; the real ones come from segment.py)
 
 
-def make_law(game: str, wit: Witness, n: int | None, order: int, text: str, printed: str = "", kind: str = "law") -> Law:
+def make_law(
+    game: str, wit: Witness, n: int | None, order: int, text: str, printed: str = "", kind: str = "law"
+) -> Law:
     lid = f"{game}.{wit.id}.law-{n}" if n is not None else f"{game}.{wit.id}.rule-{order + 1}"
-    return Law(id=lid, witness_id=wit.id, game=game, lang=wit.lang, kind=kind, number=n, printed=printed,
-               label=str(n) if n is not None else f"rule {order + 1}", order=order, start=0, end=len(text),
-               text=" ".join(text.split()))
+    return Law(
+        id=lid,
+        witness_id=wit.id,
+        game=game,
+        lang=wit.lang,
+        kind=kind,
+        number=n,
+        printed=printed,
+        label=str(n) if n is not None else f"rule {order + 1}",
+        order=order,
+        start=0,
+        end=len(text),
+        text=" ".join(text.split()),
+    )
 
 
 def split_numbered_run(text: str, first: int = 1) -> list[tuple[int, str]]:
@@ -94,7 +108,7 @@ def gold_laws(shared: Path, witnesses: dict[str, Witness]) -> list[Law]:
     w = witnesses["fr-000"]
     for k, p in enumerate(paras):
         m = re.match(r"(\d+)\.\s+", p)
-        n, txt = (int(m.group(1)), p[m.end():]) if m else (4 + k, p)
+        n, txt = (int(m.group(1)), p[m.end() :]) if m else (4 + k, p)
         laws.append(make_law("ecarte", w, n, k, txt, printed=m.group(0).strip() if m else ""))
     g003 = next((shared / "gold").glob("003_*.gold.txt")).read_text(encoding="utf-8")
     for k, (n, txt) in enumerate(split_numbered_run(g003)):
@@ -126,7 +140,7 @@ def raw_laws(witnesses: dict[str, Witness]) -> list[Law]:
     pieces: list[tuple[str | None, str]] = [(None, raw[: marks[0].start()] if marks else raw)]
     for k, m in enumerate(marks):
         end = marks[k + 1].start() if k + 1 < len(marks) else len(raw)
-        pieces.append((m.group(1), raw[m.end():end]))
+        pieces.append((m.group(1), raw[m.end() : end]))
     laws = [make_law("ecarte", w, 4 + k, k, t, printed=(p or "")) for k, (p, t) in enumerate(pieces)]
     return laws + _raw_003(witnesses)
 
@@ -137,12 +151,25 @@ def pipeline_laws(path: Path) -> list[Law]:
     with path.open(encoding="utf-8", newline="") as fh:
         for r in csv.DictReader(fh):
             num = r.get("number") or ""
-            laws.append(Law(
-                id=r["law_id"], witness_id=r["witness"], game=r["game"], lang=r["lang"], kind=r.get("kind") or "law",
-                number=int(float(num)) if num.strip() else None, printed=r.get("printed", ""), label=r.get("label", ""),
-                order=int(float(r.get("order") or 0)), start=int(float(r.get("start") or 0)), end=int(float(r.get("end") or 0)),
-                text=r.get("text", ""), pages=tuple(p for p in (r.get("pages") or "").split(";") if p),
-                parent=r.get("parent") or None, heading=r.get("heading", "")))
+            laws.append(
+                Law(
+                    id=r["law_id"],
+                    witness_id=r["witness"],
+                    game=r["game"],
+                    lang=r["lang"],
+                    kind=r.get("kind") or "law",
+                    number=int(float(num)) if num.strip() else None,
+                    printed=r.get("printed", ""),
+                    label=r.get("label", ""),
+                    order=int(float(r.get("order") or 0)),
+                    start=int(float(r.get("start") or 0)),
+                    end=int(float(r.get("end") or 0)),
+                    text=r.get("text", ""),
+                    pages=tuple(p for p in (r.get("pages") or "").split(";") if p),
+                    parent=r.get("parent") or None,
+                    heading=r.get("heading", ""),
+                )
+            )
     return laws
 
 
@@ -216,9 +243,19 @@ def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
     p = len(tp) / (len(tp) + len(fp)) if tp or fp else 0.0
     r = len(tp) / len(sure) if sure else 0.0
     f = 2 * p * r / (p + r) if p + r else 0.0
-    return {"witness_a": wa, "witness_b": wb, "precision": round(p, 4), "recall": round(r, 4), "f1": round(f, 4),
-            "tp": len(tp), "fp": len(fp), "fn": len(fn), "ignored_possible": len(pred & possible),
-            "false_positives": sorted(map(list, fp)), "missed": sorted(map(list, fn))}
+    return {
+        "witness_a": wa,
+        "witness_b": wb,
+        "precision": round(p, 4),
+        "recall": round(r, 4),
+        "f1": round(f, 4),
+        "tp": len(tp),
+        "fp": len(fp),
+        "fn": len(fn),
+        "ignored_possible": len(pred & possible),
+        "false_positives": sorted(map(list, fp)),
+        "missed": sorted(map(list, fn)),
+    }
 
 
 def score_unaligned(links: Iterable[Link], wa: str, wb: str, none: set[str]) -> dict:
@@ -255,8 +292,7 @@ def scored_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: s
 THRESHOLDS = tuple(i / 20 for i in range(4, 17))  # score thresholds of the calibration table: 0.20, 0.25 ... 0.80
 
 
-def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLDS,
-                band: str = "high") -> list[dict]:
+def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLDS, band: str = "high") -> list[dict]:
     """For each score threshold: the precision of the links of ``band`` scoring at least that, over all golds and on
     the worst gold.  Run with ``--set band_high=0`` every link that may be "high" (a primary link on a shared event)
     is in the band, and AlignConfig.band_high is read off this table: the lowest threshold whose worst-gold precision
@@ -271,8 +307,15 @@ def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLD
             tp, fp = tp + a, fp + b
             if a + b:
                 worst = min(worst, a / (a + b))
-        rows.append({"threshold": t, "tp": tp, "fp": fp, "precision": round(tp / (tp + fp), 4) if tp + fp else None,
-                     "worst_gold_precision": round(worst, 4)})
+        rows.append(
+            {
+                "threshold": t,
+                "tp": tp,
+                "fp": fp,
+                "precision": round(tp / (tp + fp), 4) if tp + fp else None,
+                "worst_gold_precision": round(worst, 4),
+            }
+        )
     return rows
 
 
@@ -284,8 +327,10 @@ def band_precision(results: Sequence[dict]) -> dict[str, dict]:
             t = tot.setdefault(band, {"tp": 0, "possible": 0, "fp": 0})
             for k in t:
                 t[k] += c[k]
-    return {b: {**c, "precision": round(c["tp"] / (c["tp"] + c["fp"]), 4) if c["tp"] + c["fp"] else None}
-            for b, c in sorted(tot.items())}
+    return {
+        b: {**c, "precision": round(c["tp"] / (c["tp"] + c["fp"]), 4) if c["tp"] + c["fp"] else None}
+        for b, c in sorted(tot.items())
+    }
 
 
 def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
@@ -302,8 +347,13 @@ def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
     return laws
 
 
-def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: Path, config: AlignConfig = AlignConfig(),
-                   extra_laws: Sequence[Law] = ()) -> list[dict]:
+def evaluate_golds(
+    laws: Sequence[Law],
+    gold_files: Sequence[Path],
+    corpus_dir: Path,
+    config: AlignConfig = AlignConfig(),
+    extra_laws: Sequence[Law] = (),
+) -> list[dict]:
     """Score each gold file; ``extra_laws`` (fixture witnesses) join the laws of a gold file that names their witness,
     and the corpus witnesses of the gold's game missing from ``laws`` are segmented on the fly."""
     witnesses = load_witness_meta(corpus_dir)
@@ -321,7 +371,9 @@ def evaluate_golds(laws: Sequence[Law], gold_files: Sequence[Path], corpus_dir: 
         if key not in cache:
             # every corpus witness of the game, as in a build (not only the two the gold names: the alignment is
             # cached per game and fixture set, and the other golds of the game read it too)
-            missing = [w for w, meta in witnesses.items() if meta.game == game and w not in have and w not in extra_by_wit]
+            missing = [
+                w for w, meta in witnesses.items() if meta.game == game and w not in have and w not in extra_by_wit
+            ]
             game_laws = [l for l in laws if l.game == game] + [l for w in added for l in extra_by_wit[w]]
             game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
             cache[key] = align(game_laws, resources, config, witnesses)
@@ -344,8 +396,13 @@ def dev_fixture_laws(dev_dir: Path = DEV_GOLD_DIR) -> list[Law]:
     return pipeline_laws(p) if p.exists() else []
 
 
-def evaluate(laws: Sequence[Law], shared: Path, corpus_dir: Path, config: AlignConfig = AlignConfig(),
-             dev_dir: Path | None = DEV_GOLD_DIR) -> dict:
+def evaluate(
+    laws: Sequence[Law],
+    shared: Path,
+    corpus_dir: Path,
+    config: AlignConfig = AlignConfig(),
+    dev_dir: Path | None = DEV_GOLD_DIR,
+) -> dict:
     """Shared gold (``pairs``) and, when ``dev_dir`` is given, our development golds (``dev_pairs``)."""
     shared_files = sorted((shared / "gold").glob("*_*_*.csv"))
     out = {"pairs": evaluate_golds(laws, shared_files, corpus_dir, config)}
@@ -376,7 +433,9 @@ def config_with(config: AlignConfig, overrides: Sequence[str]) -> AlignConfig:
         name, sep, raw = item.partition("=")
         name = name.strip()
         if not sep or name not in fields or name == "scorers":
-            raise ValueError(f"--set {item!r}: expected FIELD=VALUE with FIELD one of {', '.join(sorted(fields - {'scorers'}))}")
+            raise ValueError(
+                f"--set {item!r}: expected FIELD=VALUE with FIELD one of {', '.join(sorted(fields - {'scorers'}))}"
+            )
         try:
             value = json.loads(raw)
         except json.JSONDecodeError:
@@ -388,11 +447,15 @@ def config_with(config: AlignConfig, overrides: Sequence[str]) -> AlignConfig:
 
 
 def _print_table(rows: Sequence[dict]) -> None:
-    print(f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3} {'unaligned right':>16}")
+    print(
+        f"{'gold file':32} {'pair':20} {'P':>6} {'R':>6} {'F1':>6} {'tp':>3} {'fp':>3} {'fn':>3} {'unaligned right':>16}"
+    )
     for r in rows:
         un = f"{r['unaligned_right']}/{r['unaligned_gold']}" if r.get("unaligned_gold") else "-"
-        print(f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
-              f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}")
+        print(
+            f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
+            f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}"
+        )
         for lid in r.get("unaligned_linked", []):
             print(f"    linked, gold says no counterpart: {lid}")
         for a, b in r["false_positives"]:
@@ -405,10 +468,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     laws_csv = ROOT / "outputs" / "laws.csv"
     ap.add_argument("--laws", choices=("pipeline", "gold", "raw"), default="pipeline" if laws_csv.exists() else "gold")
-    ap.add_argument("--laws-csv", type=Path, help="a laws.csv of a build elsewhere (e.g. /tmp/x/laws.csv); implies --laws pipeline")
+    ap.add_argument(
+        "--laws-csv", type=Path, help="a laws.csv of a build elsewhere (e.g. /tmp/x/laws.csv); implies --laws pipeline"
+    )
     ap.add_argument("--json", type=Path, default=None, help="default: outputs/eval/alignment.json (without --set)")
-    ap.add_argument("--set", action="append", default=[], metavar="FIELD=VALUE",
-                    help="override an AlignConfig field (value as JSON), to measure a change on every gold")
+    ap.add_argument(
+        "--set",
+        action="append",
+        default=[],
+        metavar="FIELD=VALUE",
+        help="override an AlignConfig field (value as JSON), to measure a change on every gold",
+    )
     args = ap.parse_args(argv)
     try:
         config = config_with(AlignConfig(), args.set)
@@ -439,21 +509,32 @@ def main(argv: Sequence[str] | None = None) -> int:
     src = str(laws_csv) if args.laws == "pipeline" else args.laws
     print(f"alignment vs shared gold ({shared / 'gold'}; laws from {src})")
     _print_table(result["pairs"])
-    print(f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
-          "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)")
+    print(
+        f"alignment vs DEVELOPMENT gold written by us, not shared gold ({DEV_GOLD_DIR.relative_to(ROOT)}; "
+        "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)"
+    )
     _print_table(result["dev_pairs"])
     result["bands"] = band_precision([*result["pairs"], *result["dev_pairs"]])
-    print("precision of the links per certainty band, over every gold (shared and development; possible links left out)")
+    print(
+        "precision of the links per certainty band, over every gold (shared and development; possible links left out)"
+    )
     print(f"{'band':8} {'links':>6} {'sure':>5} {'possible':>8} {'wrong':>6} {'precision':>9}")
     for band, c in result["bands"].items():
         n = c["tp"] + c["possible"] + c["fp"]
         prec = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"{band:8} {n:6d} {c['tp']:5d} {c['possible']:8d} {c['fp']:6d} {prec:>9}")
     result["calibration"] = calibration([*result["pairs"], *result["dev_pairs"]])
-    print("calibration of the high band: precision of its links scoring at least t, all golds / worst gold "
-          "(with --set band_high=0: every primary link on a shared event)")
-    print("  " + "  ".join(f"{c['threshold']:.2f}:{c['precision'] if c['precision'] is not None else '-'}"
-                           f"/{c['worst_gold_precision']}" for c in result["calibration"]))
+    print(
+        "calibration of the high band: precision of its links scoring at least t, all golds / worst gold "
+        "(with --set band_high=0: every primary link on a shared event)"
+    )
+    print(
+        "  "
+        + "  ".join(
+            f"{c['threshold']:.2f}:{c['precision'] if c['precision'] is not None else '-'}/{c['worst_gold_precision']}"
+            for c in result["calibration"]
+        )
+    )
     if args.json is not None:
         write_json_atomic(args.json, result)
         print(f"wrote {args.json}")

@@ -13,6 +13,7 @@ Writes ``outputs/eval/cleaning.json`` (atomic).  ``SHARED_DIR`` defaults to ``..
 ``--sets PATH[:LANG] ...`` scores other OCR sets the same way as the ICDAR 2017 ones (a TSV of sentence
 pairs, or a folder of ICDAR 2019 files) and only prints the table.
 """
+
 from __future__ import annotations
 
 import csv
@@ -70,7 +71,9 @@ def read_icdar2019(path: Path) -> tuple[str, str]:
     are cut from both texts here."""
     lines = {ln[:14]: ln[14:] for ln in path.read_text(encoding="utf-8").splitlines() if ln[:14] in ICDAR2019_LINES}
     if len(lines) != 3 or len(lines[ICDAR2019_LINES[1]]) != len(lines[ICDAR2019_LINES[2]]):
-        raise ValueError(f"{path}: not an ICDAR 2019 post-OCR file (want the lines {', '.join(repr(x.strip()) for x in ICDAR2019_LINES)}, the two aligned ones of equal length)")
+        raise ValueError(
+            f"{path}: not an ICDAR 2019 post-OCR file (want the lines {', '.join(repr(x.strip()) for x in ICDAR2019_LINES)}, the two aligned ones of equal length)"
+        )
     ocr_al, gold_al = lines[ICDAR2019_LINES[1]], lines[ICDAR2019_LINES[2]]
     ocr = "".join(o for o, g in zip(ocr_al, gold_al) if g != "#" and o != "@")
     gold = "".join(g for g in gold_al if g not in "@#")
@@ -277,16 +280,31 @@ def _clean_outside(name: str, lang: str, texts: list[str], cfg: CleanConfig) -> 
     return outs, time.perf_counter() - t0, ncorr, nflag
 
 
-def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()) -> list[tuple[Any, ...]]:
+def score_ocr_set(
+    name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()
+) -> list[tuple[Any, ...]]:
     """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
     our cleaner (:func:`_clean_outside`), then symspellpy and pyspellchecker (distance 1) on the same texts."""
     outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in data], cfg)
-    rows: list[tuple[Any, ...]] = [(name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)]
+    rows: list[tuple[Any, ...]] = [
+        (name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)
+    ]
     rows.append((name, "symspellpy", error_stats([(o, symspell_text(o, lang), g) for o, g in data]), None, None, None))
     cache: dict = {}
     t0 = time.perf_counter()
-    rows.append((name, "pyspellchecker(d=1)", error_stats([(o, pyspell_text(o, lang, cache, 1), g) for o, g in data]), time.perf_counter() - t0, None, None))
-    rows.append((name, "ceiling(word-oracle)", error_stats([(o, word_ceiling(o, g), g) for o, g in data]), None, None, None))
+    rows.append(
+        (
+            name,
+            "pyspellchecker(d=1)",
+            error_stats([(o, pyspell_text(o, lang, cache, 1), g) for o, g in data]),
+            time.perf_counter() - t0,
+            None,
+            None,
+        )
+    )
+    rows.append(
+        (name, "ceiling(word-oracle)", error_stats([(o, word_ceiling(o, g), g) for o, g in data]), None, None, None)
+    )
     print(f"... {name} done", file=sys.stderr, flush=True)
     return rows
 
@@ -294,14 +312,28 @@ def score_ocr_set(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanC
 DOC_LINES = 20  # sentences per document of the whole-document rows
 
 
-def score_documents(name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig(), size: int = DOC_LINES) -> tuple:
+def score_documents(
+    name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig(), size: int = DOC_LINES
+) -> tuple:
     """The row (set, method, error_stats, seconds, corrections, flags) of our cleaner on the sentences of a
     set run together ``size`` at a time, one per line, as a page would come (an ICDAR 2019 file is one
     document): what the witness-level passes (running heads, the witness's own words) do on such text."""
-    docs = [("\n".join(o.replace("\n", " ") for o, _ in data[i : i + size]), "\n".join(g.replace("\n", " ") for _, g in data[i : i + size]))
-            for i in range(0, len(data), size)]
+    docs = [
+        (
+            "\n".join(o.replace("\n", " ") for o, _ in data[i : i + size]),
+            "\n".join(g.replace("\n", " ") for _, g in data[i : i + size]),
+        )
+        for i in range(0, len(data), size)
+    ]
     outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in docs], cfg)
-    return (name, f"clean({size}-line docs)", error_stats([(o, c, g) for (o, g), c in zip(docs, outs)]), dt, ncorr, nflag)
+    return (
+        name,
+        f"clean({size}-line docs)",
+        error_stats([(o, c, g) for (o, g), c in zip(docs, outs)]),
+        dt,
+        ncorr,
+        nflag,
+    )
 
 
 def print_rows(rows: list[tuple]) -> None:
@@ -311,8 +343,8 @@ def print_rows(rows: list[tuple]) -> None:
     print("-" * len(hdr))
     for name, method, st, dt, nc, nf in rows:
         print(
-            f"{name:{wn}} {method:20} {st['cer_before']*100:9.2f}% {st['cer_after']*100:9.2f}% {st['cer_rel_reduction']*100:7.1f}% "
-            f"{st['wer_before']*100:7.2f}% {st['wer_after']*100:7.2f}% {st['right_made_wrong']:6d}/{st['right_tokens']:<6d} {st['right_made_wrong_rate']*100:6.2f}%"
+            f"{name:{wn}} {method:20} {st['cer_before'] * 100:9.2f}% {st['cer_after'] * 100:9.2f}% {st['cer_rel_reduction'] * 100:7.1f}% "
+            f"{st['wer_before'] * 100:7.2f}% {st['wer_after'] * 100:7.2f}% {st['right_made_wrong']:6d}/{st['right_tokens']:<6d} {st['right_made_wrong_rate'] * 100:6.2f}%"
         )
 
 
@@ -334,10 +366,20 @@ def junk_rows(corpus: Path, cfg: CleanConfig) -> list[dict]:
         flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cl.flags]
         found = junk.junk_tokens(cl.text, lambda x: lex(x) or voice.known(x))
         left = junk.unflagged(found, flagged)
-        out.append({"witness": w.id, "junk_tokens": len(found), "flagged": len(found) - len(left), "unflagged": len(left),
-                    "unflagged_examples": [t for _, _, t, _ in left[:10]], "flags": len(cl.flags),
-                    "flag_rows_unique": len({(f.start, f.end) for f in cl.flags}) == len(cl.flags),
-                    "flags_on_changed_words": sum(1 for f in cl.flags if any(c.start < f.end and c.end > f.start for c in cl.corrections))})
+        out.append(
+            {
+                "witness": w.id,
+                "junk_tokens": len(found),
+                "flagged": len(found) - len(left),
+                "unflagged": len(left),
+                "unflagged_examples": [t for _, _, t, _ in left[:10]],
+                "flags": len(cl.flags),
+                "flag_rows_unique": len({(f.start, f.end) for f in cl.flags}) == len(cl.flags),
+                "flags_on_changed_words": sum(
+                    1 for f in cl.flags if any(c.start < f.end and c.end > f.start for c in cl.corrections)
+                ),
+            }
+        )
     return out
 
 
@@ -354,7 +396,9 @@ def run(out_path: Path | None = None, quick: bool = False) -> dict:
         dt = time.perf_counter() - t0
         pairs = [(raw, cl.text, gold)]
         rows.append((name, "clean", error_stats(pairs), dt, len(cl.corrections), len(cl.flags)))
-        rows.append((name, "clean+lawnum(eval)", error_stats([(raw, law_number_normalisation(cl.text), gold)]), dt, None, None))
+        rows.append(
+            (name, "clean+lawnum(eval)", error_stats([(raw, law_number_normalisation(cl.text), gold)]), dt, None, None)
+        )
         rows.append((name, "symspellpy", error_stats([(raw, symspell_text(raw, lang), gold)]), None, None, None))
         rows.append((name, "pyspellchecker", error_stats([(raw, pyspell_text(raw, lang, {}), gold)]), None, None, None))
     icdar = shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs"
@@ -364,11 +408,15 @@ def run(out_path: Path | None = None, quick: bool = False) -> dict:
         rows.append(score_documents(f"icdar2017-{lang}-dev", lang, data[:300] if quick else data, cfg))
     print_rows(rows)
     results["junk"] = junk_rows(corpus, cfg)
-    print(f"\n{'witness':10} {'junk tokens':>11} {'flagged':>8} {'unflagged':>9}  flags (unique rows, on changed words)")
+    print(
+        f"\n{'witness':10} {'junk tokens':>11} {'flagged':>8} {'unflagged':>9}  flags (unique rows, on changed words)"
+    )
     for r in results["junk"]:
-        print(f"{r['witness']:10} {r['junk_tokens']:11d} {r['flagged']:8d} {r['unflagged']:9d}  {r['flags']} "
-              f"({'unique' if r['flag_rows_unique'] else 'REPEATED'}, {r['flags_on_changed_words']})"
-              + (f"  left: {', '.join(r['unflagged_examples'])}" if r["unflagged"] else ""))
+        print(
+            f"{r['witness']:10} {r['junk_tokens']:11d} {r['flagged']:8d} {r['unflagged']:9d}  {r['flags']} "
+            f"({'unique' if r['flag_rows_unique'] else 'REPEATED'}, {r['flags_on_changed_words']})"
+            + (f"  left: {', '.join(r['unflagged_examples'])}" if r["unflagged"] else "")
+        )
     for name, method, st, dt, nc, nf in rows:
         results["sets"].append({"set": name, "method": method, **st, "seconds": dt, "corrections": nc, "flags": nf})
     results["notes"] = [
@@ -412,9 +460,13 @@ def main(argv: list[str] | None = None) -> int:
 
     p = argparse.ArgumentParser(prog="python -m measure.evaluate_clean", description=__doc__.splitlines()[0])
     p.add_argument("--quick", action="store_true", help="the first 300 sentences of each ICDAR 2017 set only")
-    p.add_argument("--sets", nargs="+", metavar="PATH[:LANG]",
-                   help="score these OCR sets instead (a TSV of id, input, output, or a folder of ICDAR 2019 files), "
-                        "the same way as the ICDAR 2017 sets; prints the table, writes nothing")
+    p.add_argument(
+        "--sets",
+        nargs="+",
+        metavar="PATH[:LANG]",
+        help="score these OCR sets instead (a TSV of id, input, output, or a folder of ICDAR 2019 files), "
+        "the same way as the ICDAR 2017 sets; prints the table, writes nothing",
+    )
     args = p.parse_args(argv)
     if args.sets:
         try:

@@ -8,6 +8,7 @@ the CER reported is that of the held-out folds pooled, nothing is tuned on the d
 on.  The ablation rows leave one voice out (``trigram``, ``pairs``, ``doc``, ``period``), tuned the same
 way.  ``python -m measure.evaluate_lm [--quick] [--lang en|fr]``; writes ``outputs/eval/lm.json``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -39,22 +40,35 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
         "realword_margin": (99.0, 4.0, 3.0, 2.5),
     }
     if quick:
-        axes = {"lam": (1.0,), "channel_scale": (2.0,), "margin": (2.0, 1.0), "name_margin": (99.0, 1.0),
-                "rare_margin": (99.0, 5.0), "realword_margin": (99.0, 3.0)}
+        axes = {
+            "lam": (1.0,),
+            "channel_scale": (2.0,),
+            "margin": (2.0, 1.0),
+            "name_margin": (99.0, 1.0),
+            "rare_margin": (99.0, 5.0),
+            "realword_margin": (99.0, 3.0),
+        }
     keys = list(axes)
     # (the grid searches every margin in every language: strong_langs names all of them here)
     base = replace(base, strong_langs=("en", "fr"))
     # (every axis is a float field of LMConfig)
-    return [replace(base, **dict(zip(keys, vals)))  # type: ignore[arg-type]
-            for vals in itertools.product(*(axes[k] for k in keys))]
+    return [
+        replace(base, **dict(zip(keys, vals)))  # type: ignore[arg-type]
+        for vals in itertools.product(*(axes[k] for k in keys))
+    ]
 
 
 def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
     data = read_icdar(shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs" / SETS[lang])
     if quick:
         data = data[:400]
-    return [("\n".join(o.replace("\n", " ") for o, _ in data[i : i + DOC_LINES]),
-             "\n".join(g.replace("\n", " ") for _, g in data[i : i + DOC_LINES])) for i in range(0, len(data), DOC_LINES)]
+    return [
+        (
+            "\n".join(o.replace("\n", " ") for o, _ in data[i : i + DOC_LINES]),
+            "\n".join(g.replace("\n", " ") for _, g in data[i : i + DOC_LINES]),
+        )
+        for i in range(0, len(data), DOC_LINES)
+    ]
 
 
 def held_out(docs, cleaned, props, settings) -> tuple[list[str], list]:
@@ -108,11 +122,19 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
                 nflag = sum(1 for ps in props for p in ps if lm.decide(p, folds[0].setting).flag)
             print(f"... {name} {label} {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
         for s, m, st in rows:
-            print(f"{s:20} {m:22} CER {st['cer_before']*100:6.2f} -> {st['cer_after']*100:6.2f} %  "
-                  f"rel.red {st['cer_rel_reduction']*100:6.2f} %  right->wrong {st['right_made_wrong']:4d} "
-                  f"({st['right_made_wrong_rate']*100:.3f} %)")
-        res_all["sets"].append({"set": name, "rows": [{"method": m, **st} for _, m, st in rows],
-                                "settings_per_fold": learnt, "flags_at_fold1_setting": nflag})
+            print(
+                f"{s:20} {m:22} CER {st['cer_before'] * 100:6.2f} -> {st['cer_after'] * 100:6.2f} %  "
+                f"rel.red {st['cer_rel_reduction'] * 100:6.2f} %  right->wrong {st['right_made_wrong']:4d} "
+                f"({st['right_made_wrong_rate'] * 100:.3f} %)"
+            )
+        res_all["sets"].append(
+            {
+                "set": name,
+                "rows": [{"method": m, **st} for _, m, st in rows],
+                "settings_per_fold": learnt,
+                "flags_at_fold1_setting": nflag,
+            }
+        )
     if not quick and not no_ablation:
         write_json_atomic(PROJECT_ROOT / "outputs" / "eval" / "lm.json", res_all)
     return res_all

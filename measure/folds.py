@@ -7,6 +7,7 @@ periodical come from the same page: a random split would let one page be learnt 
 folds' documents and scores it on the held-out one; the figure to report is the pooled held-out score
 (:func:`pooled`), never the loss of the best setting on the whole set.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -41,8 +42,13 @@ def doc_folds(n: int, k: int) -> list[tuple[tuple[int, ...], tuple[int, ...]]]:
     return out
 
 
-def cross_validate(docs: Sequence[T], grid: Sequence[P], run: Callable[[Sequence[T], P], list],
-                   loss: Callable[[Sequence[T], list], float], k: int = 5) -> list[Fold[P]]:
+def cross_validate(
+    docs: Sequence[T],
+    grid: Sequence[P],
+    run: Callable[[Sequence[T], P], list],
+    loss: Callable[[Sequence[T], list], float],
+    k: int = 5,
+) -> list[Fold[P]]:
     """For each of ``k`` folds: ``run(docs, setting)`` -> one output per document; the setting of ``grid``
     whose outputs on the training documents have the lowest ``loss(docs, outputs)`` is applied to the
     held-out documents.  Ties go to the earlier setting of ``grid`` (put the most conservative first)."""

@@ -3,6 +3,7 @@
 A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
 Any ``PipelineError`` becomes one line on stderr and exit status 2.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -132,8 +133,10 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     if gone:
         # nothing is dropped silently: each removed line is a Correction with its reason (--explain lists them)
         shown = "; ".join(f"line {n}: {why}" for n, why in gone[:3]) + ("; ..." if len(gone) > 3 else "")
-        print(f"clean: removed {len(gone)} line{'s' if len(gone) != 1 else ''} ({shown}); --explain lists every change",
-              file=sys.stderr)
+        print(
+            f"clean: removed {len(gone)} line{'s' if len(gone) != 1 else ''} ({shown}); --explain lists every change",
+            file=sys.stderr,
+        )
     return 0
 
 
@@ -199,13 +202,20 @@ def make_parser() -> argparse.ArgumentParser:
     c.add_argument("--lang", required=True, choices=["fr", "en"])
     c.add_argument("--lines", action="store_true", help="clean each line on its own; output has as many lines")
     c.add_argument("--keep-hyphens", action="store_true", help="do not join end-of-line hyphens")
-    c.add_argument("--resources", choices=["auto", "domain", "general"], default="auto",
-                   help="card-game lexicon and witness rules (domain), word lists and OCR data only (general), "
-                        "or domain only when the text is mostly card-game terms (auto, the default)")
+    c.add_argument(
+        "--resources",
+        choices=["auto", "domain", "general"],
+        default="auto",
+        help="card-game lexicon and witness rules (domain), word lists and OCR data only (general), "
+        "or domain only when the text is mostly card-game terms (auto, the default)",
+    )
     c.add_argument("--general", action="store_true", help="the same as --resources general")
     c.add_argument("--quiet", action="store_true", help="no progress display")
-    c.add_argument("--explain", action="store_true",
-                   help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text")
+    c.add_argument(
+        "--explain",
+        action="store_true",
+        help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text",
+    )
     c.set_defaults(func=_cmd_clean)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)

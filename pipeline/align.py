@@ -54,6 +54,7 @@ Pivot use: an :class:`AlignModel` fitted on any set of laws (for instance canoni
 written as ``Law`` objects) scores any law against them with ``model.score(a, b)`` (senses resolved) or
 ``similarity(model.law_vector(a), model.law_vector(b))`` (senses split).
 """
+
 from __future__ import annotations
 
 import csv
@@ -219,7 +220,9 @@ def load_resources(corpus_dir: Path) -> AlignResources:
     corpus_dir = Path(corpus_dir)
     # (_read_rows gives exactly ncols columns a row)
     glossary = cast(tuple[tuple[str, str, str], ...], tuple(_read_rows(corpus_dir / "glossary.csv", 3)))
-    outcomes = cast(tuple[tuple[str, str, str], ...], tuple(_read_rows(corpus_dir / "lexicon" / "outcome_phrases.csv", 3)))
+    outcomes = cast(
+        tuple[tuple[str, str, str], ...], tuple(_read_rows(corpus_dir / "lexicon" / "outcome_phrases.csv", 3))
+    )
     forms_path = corpus_dir / "lexicon" / "en_forms.csv"
     en_forms = {f.lower(): l.lower() for f, l in _read_rows(forms_path, 2)} if forms_path.exists() else {}
     return AlignResources(glossary=glossary, outcomes=outcomes, en_forms=en_forms)
@@ -361,7 +364,9 @@ class _Matcher:
                 return None
         return pos
 
-    def find(self, toks: list[_Tok], max_gap: int = 0, consume: bool = True) -> tuple[list[tuple[Term, list[int]]], set[int]]:
+    def find(
+        self, toks: list[_Tok], max_gap: int = 0, consume: bool = True
+    ) -> tuple[list[tuple[Term, list[int]]], set[int]]:
         used: set[int] = set()
         found: list[tuple[Term, list[int]]] = []
         for i, t in enumerate(toks):
@@ -464,7 +469,9 @@ class _LangTables:
 
         nlp = _fr_nlp(self.resources)
         out: list[list[_Tok]] = [[] for _ in texts]
-        for i, _, doc in pipe(nlp, [_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64, desc="align: tagging"):  # bounded pieces
+        for i, _, doc in pipe(
+            nlp, [_DEBRIS_RE.sub(" ", t) for t in texts], batch_size=64, desc="align: tagging"
+        ):  # bounded pieces
             toks = out[i]
             last_neg = -_FR_NEG_SCOPE - 2
             for t in doc:
@@ -483,7 +490,9 @@ class _LangTables:
                 if dv:
                     keys.add(dv)
                 content = t.is_alpha and not t.is_stop
-                toks.append(_Tok(frozenset(keys), t.text, content, t.pos_, fold(t.lemma_, compat=True) if content else ""))
+                toks.append(
+                    _Tok(frozenset(keys), t.text, content, t.pos_, fold(t.lemma_, compat=True) if content else "")
+                )
         return out
 
     def en_tokens(self, texts: Sequence[str]) -> list[list[_Tok]]:
@@ -533,8 +542,9 @@ class _LangTables:
         gm = _Matcher(gl)
         om = _Matcher(oc)
         self._phrases = getattr(self, "_phrases", {})
-        self._phrases[id(raw)] = [(_norm_text(s), concepts, label) for s, concepts, label in terms + outs
-                                  if " " in s.strip()]
+        self._phrases[id(raw)] = [
+            (_norm_text(s), concepts, label) for s, concepts, label in terms + outs if " " in s.strip()
+        ]
         fuzzy_choices = sorted({k for keyseq, _ in gl if len(keyseq) == 1 for k in keyseq[0] if k.isalpha()})
         return gm, om, fuzzy_choices, gm.single
 
@@ -571,7 +581,9 @@ def _tables(resources: AlignResources) -> _LangTables:
     return t
 
 
-def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig()) -> dict[str, LawAnalysis]:
+def analyse(
+    laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig()
+) -> dict[str, LawAnalysis]:
     """Read each law into concept counts (batched per language)."""
     tabs = _tables(resources)
     fuzzy_cache: dict = resources._cache.setdefault("fuzzy", {})
@@ -586,8 +598,17 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
         phrases = tabs.phrases(lang)
         # partial_ratio of every long phrase in every law at once (0 below the cutoff), looked up in the loop
         long_phrases = [k for k, (ptext, _, _) in enumerate(phrases) if len(ptext) >= config.fuzzy_phrase_min_chars]
-        fuzzy_hits = cdist([phrases[k][0] for k in long_phrases], norms, scorer=fuzz.partial_ratio,
-                           score_cutoff=config.fuzzy_phrase_cutoff, workers=1) if long_phrases else None
+        fuzzy_hits = (
+            cdist(
+                [phrases[k][0] for k in long_phrases],
+                norms,
+                scorer=fuzz.partial_ratio,
+                score_cutoff=config.fuzzy_phrase_cutoff,
+                workers=1,
+            )
+            if long_phrases
+            else None
+        )
         phrase_row = {k: r for r, k in enumerate(long_phrases)}
         for li, (law, toks) in enumerate(zip(group, toks_list)):
             counts: Counter[str] = Counter()
@@ -622,7 +643,9 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
                     fuzzy_cache[key] = m[0] if m else None
                 hit = fuzzy_cache[key]
                 if hit:
-                    toks[i] = _Tok(t.keys | {hit}, t.text, t.fuzzable, t.pos, t.stem)  # so that outcome phrases see the repair
+                    toks[i] = _Tok(
+                        t.keys | {hit}, t.text, t.fuzzable, t.pos, t.stem
+                    )  # so that outcome phrases see the repair
                     for term in single.get(hit, ())[:1]:
                         add(term, f"{t.text.lower()}~{term.label}")
             # digits not in the glossary
@@ -646,8 +669,13 @@ def analyse(laws: Sequence[Law], resources: AlignResources, config: AlignConfig 
             ofound, _ = om.find(toks, max_gap=config.outcome_max_gap, consume=False)
             seen_out = set()
             for k, (ptext, concepts, label) in enumerate(phrases):
-                if concepts[0].startswith("out:") and len(ptext) >= config.fuzzy_phrase_min_chars and concepts[0] not in counts \
-                        and fuzzy_hits is not None and fuzzy_hits[phrase_row[k], li]:
+                if (
+                    concepts[0].startswith("out:")
+                    and len(ptext) >= config.fuzzy_phrase_min_chars
+                    and concepts[0] not in counts
+                    and fuzzy_hits is not None
+                    and fuzzy_hits[phrase_row[k], li]
+                ):
                     ofound.append((Term(tuple(ptext.split()), concepts, label), []))
             for term, pos in ofound:
                 for c in term.concepts:
@@ -712,15 +740,19 @@ class AlignModel:
         for a in self.analyses.values():
             df.update(a.concepts.keys())
         self.idf = {c: math.log((1 + n) / (1 + d)) + config.idf_floor for c, d in df.items()}
-        common = {c for c, d in df.items() if d >= config.ubiquitous_df * n} if n >= config.ubiquitous_min_laws else set()
+        common = (
+            {c for c, d in df.items() if d >= config.ubiquitous_df * n} if n >= config.ubiquitous_min_laws else set()
+        )
         self.ubiquitous = frozenset(common | {f"num:{k}" for k in config.weak_numbers})
         self._vectors: dict[str, dict[str, float]] = {}
         wdf: dict[str, Counter[str]] = defaultdict(Counter)  # per language: words are compared within one
         for a in self.analyses.values():
             wdf[a.lang].update(a.words.keys())
         self._lang_laws = Counter(a.lang for a in self.analyses.values())
-        self.word_idf = {lang: {w: math.log((1 + self._lang_laws[lang]) / (1 + d)) + config.idf_floor
-                                for w, d in counts.items()} for lang, counts in wdf.items()}
+        self.word_idf = {
+            lang: {w: math.log((1 + self._lang_laws[lang]) / (1 + d)) + config.idf_floor for w, d in counts.items()}
+            for lang, counts in wdf.items()
+        }
         self._word_vectors: dict[str, dict[str, float]] = {}
         self._weights: dict[str, float] = {}  # concept -> _concept_weight (a pure function of the concept)
         self.provisions: dict = {}  # law id -> provisions.Provision (read lazily, per batch of laws scored)
@@ -841,8 +873,11 @@ class AlignModel:
             an = self.analyses[lid]
             idf = self.word_idf.get(an.lang, {})
             default_idf = math.log(1 + self._lang_laws[an.lang]) + self.config.idf_floor
-            vec = {w: (1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf) * idf.get(w, default_idf)
-                   for w, tf in an.words.items() if tf > 1e-9}
+            vec = {
+                w: (1.0 + math.log(tf) if self.config.sublinear_tf and tf >= 1 else tf) * idf.get(w, default_idf)
+                for w, tf in an.words.items()
+                if tf > 1e-9
+            }
             self._word_vectors[lid] = vec
         return vec
 
@@ -889,8 +924,9 @@ class AlignModel:
         self.law_vector(other)
         return self._resolve(an, self.analyses[other.id].concepts, base)
 
-    def _resolve(self, an: LawAnalysis, present: "Mapping[str, float] | frozenset[str]",
-                 base: dict[str, float]) -> dict[str, float]:
+    def _resolve(
+        self, an: LawAnalysis, present: "Mapping[str, float] | frozenset[str]", base: dict[str, float]
+    ) -> dict[str, float]:
         """The vector of the law analysed as ``an`` (``base`` unresolved) against a law with the concepts ``present``."""
         counts: dict[str, float] = dict(an.concepts)
         subterms = _tables(self.resources).subterms
@@ -937,8 +973,10 @@ class AlignModel:
         import numpy as np
 
         def nums(laws: Sequence[Law]) -> tuple["np.ndarray", "np.ndarray"]:
-            return (np.array([law.number if law.number is not None else 0 for law in laws], dtype=np.int64),
-                    np.array([law.number is not None for law in laws], dtype=bool))
+            return (
+                np.array([law.number if law.number is not None else 0 for law in laws], dtype=np.int64),
+                np.array([law.number is not None for law in laws], dtype=bool),
+            )
 
         na, ma = nums(rows)
         nb, mb = nums(cols)
@@ -982,8 +1020,9 @@ class AlignModel:
         def norm(v: dict[str, float]) -> float:
             return math.sqrt(sum(w * w for w in v.values()))  # as in similarity()
 
-        def variants(laws: Sequence[Law], vectors: list[dict[str, float]], others: Sequence[Law],
-                     bin_others: "np.ndarray") -> list:
+        def variants(
+            laws: Sequence[Law], vectors: list[dict[str, float]], others: Sequence[Law], bin_others: "np.ndarray"
+        ) -> list:
             """Per law: None (its own vector against every other law) or (pattern index per other law,
             (vector, norm) per pattern)."""
             out: list = []
@@ -995,8 +1034,9 @@ class AlignModel:
                     continue
                 pattern = bin_others[:, [vocab[c] for c in ambiguous]].astype(np.int64)
                 if len(ambiguous) <= 62:  # one integer per pattern
-                    codes, inverse = np.unique(pattern @ (1 << np.arange(len(ambiguous), dtype=np.int64)),
-                                               return_inverse=True)
+                    codes, inverse = np.unique(
+                        pattern @ (1 << np.arange(len(ambiguous), dtype=np.int64)), return_inverse=True
+                    )
                     patterns = [[(code >> k) & 1 for k in range(len(ambiguous))] for code in codes.tolist()]
                 else:
                     codes, inverse = np.unique(pattern, axis=0, return_inverse=True)
@@ -1066,11 +1106,20 @@ class AlignModel:
         else:
             s = cosines(self.law_vector)
             if rows and cols and rows[0].lang != cols[0].lang and cfg.min_shared_concepts > 1:
-                s = s * np.array([[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols]
-                                  for a in rows])
+                s = s * np.array(
+                    [[not self.thin(a, b, self.law_vector(a), self.law_vector(b)) for b in cols] for a in rows]
+                )
         if rows and cols and rows[0].lang == cols[0].lang:
-            ts = cdist([self.analyses[a.id].norm_text for a in rows], [self.analyses[b.id].norm_text for b in cols],
-                       scorer=fuzz.ratio, dtype=np.float64, workers=1) / 100.0
+            ts = (
+                cdist(
+                    [self.analyses[a.id].norm_text for a in rows],
+                    [self.analyses[b.id].norm_text for b in cols],
+                    scorer=fuzz.ratio,
+                    dtype=np.float64,
+                    workers=1,
+                )
+                / 100.0
+            )
             ws: float | np.ndarray = 0.0
             if kind != "same_text" and cfg.word_weight:
                 ws = cosines(self.word_vector)
@@ -1085,7 +1134,9 @@ class AlignModel:
         if cfg.use_provisions and kind != "same_text" and rows and cols:
             self.read([*rows, *cols])
             cmps = [[self.reading(a, b, kind) for b in cols] for a in rows]
-            gated = np.array([[self.combine(float(s[i, j]), c, gate_only=True) for j, c in enumerate(r)] for i, r in enumerate(cmps)])
+            gated = np.array(
+                [[self.combine(float(s[i, j]), c, gate_only=True) for j, c in enumerate(r)] for i, r in enumerate(cmps)]
+            )
             s = np.array([[self.combine(float(s[i, j]), c) for j, c in enumerate(r)] for i, r in enumerate(cmps)])
             gated = cfg.ratio_event_share * s + (1 - cfg.ratio_event_share) * gated
         if cfg.position_weight:
@@ -1094,8 +1145,9 @@ class AlignModel:
             gated = gated * (1 - cfg.position_weight + cfg.position_weight * prior)
         return np.clip(s, 0.0, 1.0), np.clip(gated, 0.0, 1.0)
 
-    def score(self, a: Law, b: Law, witnesses: Mapping[str, Witness] | None = None,
-              sizes: tuple[int, int] | None = None) -> tuple[float, str]:
+    def score(
+        self, a: Law, b: Law, witnesses: Mapping[str, Witness] | None = None, sizes: tuple[int, int] | None = None
+    ) -> tuple[float, str]:
         """Score two laws (0..1) and say why: shared concepts, numbers, outcomes, text, position."""
         cfg = self.config
         va, vb = self.pair_vectors(a, b)
@@ -1108,7 +1160,9 @@ class AlignModel:
         s = cos
         if a.lang == b.lang:
             ts = text_similarity(self.analyses[a.id].norm_text, self.analyses[b.id].norm_text)
-            ws = similarity(self.word_vector(a), self.word_vector(b)) if kind != "same_text" and cfg.word_weight else 0.0
+            ws = (
+                similarity(self.word_vector(a), self.word_vector(b)) if kind != "same_text" and cfg.word_weight else 0.0
+            )
             s = self._same_language(cos, ts, ws, kind)
             parts.append(f"text {ts:.2f}")
             if kind != "same_text" and cfg.word_weight:
@@ -1156,8 +1210,9 @@ def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig, R=
     return sorted(primary | secondary)
 
 
-def decide_links(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig,
-                 R=None) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
+def decide_links(
+    S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig, R=None
+) -> tuple[set[tuple[int, int]], set[tuple[int, int]]]:
     """Primary links by competitive linking, then secondary (1:n / n:1) links.
 
     Primary: pairs taken greedily by decreasing score, each law at most once, score >= ``min_score``
@@ -1187,8 +1242,11 @@ def decide_links(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfi
     best_b = M.max(axis=0)
     # primary candidates, then greedy by (-score, i, j)
     mutual = (M >= (best_a - eps)[:, None]) & (M >= (best_b - eps)[None, :])
-    ci, cj = np.nonzero((M >= config.min_score) & (mutual | (M >= config.floor))
-                        & ~(Q < config.primary_ratio * np.maximum(bq_a[:, None], bq_b[None, :])))
+    ci, cj = np.nonzero(
+        (M >= config.min_score)
+        & (mutual | (M >= config.floor))
+        & ~(Q < config.primary_ratio * np.maximum(bq_a[:, None], bq_b[None, :]))
+    )
     cs = M[ci, cj]
     prim_a = np.zeros(na)  # the primary score (ratio basis) of each law (0: none), as in the rule's max(..., 0.0)
     prim_b = np.zeros(nb)
@@ -1229,12 +1287,16 @@ class Unaligned:
     reading: str  # the law's structured reading (events [conditions] -> outcomes)
 
 
-def _unaligned_reason(model: "AlignModel", a: Law, b: Law | None, score: float, kind: str, linked_b: bool,
-                      others: Sequence[Law] = ()) -> str:
+def _unaligned_reason(
+    model: "AlignModel", a: Law, b: Law | None, score: float, kind: str, linked_b: bool, others: Sequence[Law] = ()
+) -> str:
     if b is None or score <= 0:
         events = model.provisions[a.id].event_ids if a.id in model.provisions else frozenset()
-        if events and kind != "same_text" and not any(events & model.provisions[o.id].event_ids for o in others
-                                                      if o.id in model.provisions):
+        if (
+            events
+            and kind != "same_text"
+            and not any(events & model.provisions[o.id].event_ids for o in others if o.id in model.provisions)
+        ):
             return f"no law of the other witness rules on {', '.join(sorted(events))} (no candidate)"
         return "no candidate"
     cmp = model.reading(a, b, kind)
@@ -1242,12 +1304,19 @@ def _unaligned_reason(model: "AlignModel", a: Law, b: Law | None, score: float, 
         return "best candidate rules on another event (" + cmp.evidence() + ")"
     if linked_b:
         return f"best candidate ({score:.2f}) is linked to a law that matches it better"
-    return f"best candidate too weak ({score:.2f} < {model.config.min_score})" if score < model.config.min_score \
+    return (
+        f"best candidate too weak ({score:.2f} < {model.config.min_score})"
+        if score < model.config.min_score
         else f"best candidate not chosen by the decision rule ({score:.2f})"
+    )
 
 
-def align_full(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
-               witnesses: Mapping[str, Witness] | None = None) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
+def align_full(
+    laws: Sequence[Law],
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
     """:func:`align` and, for every pair of witnesses, the laws of either that got no link to the other."""
     laws = [l for l in laws if l.text.strip()]
     if config.skip_parents_with_clauses:
@@ -1280,26 +1349,43 @@ def align_full(laws: Sequence[Law], resources: AlignResources, config: AlignConf
                 a, b = A[i], B[j]
                 _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only
                 band = model.band(S[i][j], model.reading(a, b, kind), (i, j) in primary)
-                out.append(Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev, band=band))
+                out.append(
+                    Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev, band=band)
+                )
             if kind == "same_text":
                 continue  # two readings of one page: every law has its reading, a missing one is a segmentation matter
             has_a, has_b = {i for i, _ in chosen}, {j for _, j in chosen}
-            for rows, cols, has, has_other, mat in ((A, B, has_a, has_b, S), (B, A, has_b, has_a, [list(r) for r in zip(*S)])):
+            for rows, cols, has, has_other, mat in (
+                (A, B, has_a, has_b, S),
+                (B, A, has_b, has_a, [list(r) for r in zip(*S)]),
+            ):
                 for i, law in enumerate(rows):
                     if i in has:
                         continue
                     j = max(range(len(cols)), key=lambda k: (mat[i][k], -k)) if cols else -1
                     best, score = (cols[j], mat[i][j]) if j >= 0 else (None, 0.0)
                     model.read([law])
-                    lonely.append(Unaligned(law.game, law.id, law.witness_id, cols[0].witness_id if cols else "",
-                                            best.id if best is not None and score > 0 else "", round(score, 4),
-                                            _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
-                                            model.provisions[law.id].summary()))
+                    lonely.append(
+                        Unaligned(
+                            law.game,
+                            law.id,
+                            law.witness_id,
+                            cols[0].witness_id if cols else "",
+                            best.id if best is not None and score > 0 else "",
+                            round(score, 4),
+                            _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
+                            model.provisions[law.id].summary(),
+                        )
+                    )
     return tuple(out), tuple(sorted(lonely, key=lambda u: (u.witness, u.other_witness, u.law)))
 
 
-def align(laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig(),
-          witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
+def align(
+    laws: Sequence[Law],
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[Link, ...]:
     """Align all laws of one game across every pair of witnesses (n:m, order-free).
 
     ``witnesses`` (optional) gives each witness's metadata, used for the link kind (same ``source``

@@ -6,6 +6,7 @@ after adding one scan reprocesses that scan only. Per-game stages (alignment) an
 are cheap and rerun from the cached per-witness results. Every output is produced in memory
 first and then written file by file atomically; on any error nothing under outputs/ changes.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -164,7 +165,9 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .progress import MIN_CHARS, bar
 
     # (a book shows which stage it is in, on a terminal; the stages show their own bars inside)
-    with bar(5, f"{wt.witness.id}: clean", unit="stage", min_total=0, disable_if_empty=len(wt.raw) < MIN_CHARS) as shown:
+    with bar(
+        5, f"{wt.witness.id}: clean", unit="stage", min_total=0, disable_if_empty=len(wt.raw) < MIN_CHARS
+    ) as shown:
         t0 = time.perf_counter()
         cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
         shown.update(1)
@@ -248,8 +251,14 @@ def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
     return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
 
 
-def _through_cache(mapper: "Mapper", func: Callable[..., tuple[T, bool]], jobs: Sequence, names: Sequence[str], cache: str | None,
-                   **shared) -> Iterator[tuple[T, bool]]:
+def _through_cache(
+    mapper: "Mapper",
+    func: Callable[..., tuple[T, bool]],
+    jobs: Sequence,
+    names: Sequence[str],
+    cache: str | None,
+    **shared,
+) -> Iterator[tuple[T, bool]]:
     """``func`` over ``jobs`` in order, as (value, computed?): the jobs whose cache entry exists are read
     here, in turn (shipping them through a worker would cost more than reading them); the others are
     all submitted to the mapper at once."""
@@ -284,8 +293,12 @@ class AlignedPart:
 
         links = _sorted(links)
         witness_of = {law.id: law.witness_id for law in laws}
-        return cls(links, _csv_rows(alignments_frame(links, witness_of)), link_fragments(links, witness_of, unaligned=unaligned),
-                   _csv_rows(unaligned_frame(unaligned)) if unaligned else b"")
+        return cls(
+            links,
+            _csv_rows(alignments_frame(links, witness_of)),
+            link_fragments(links, witness_of, unaligned=unaligned),
+            _csv_rows(unaligned_frame(unaligned)) if unaligned else b"",
+        )
 
 
 def _run_pivot(args: tuple, pivot=None) -> tuple[AlignedPart, bool]:
@@ -293,8 +306,9 @@ def _run_pivot(args: tuple, pivot=None) -> tuple[AlignedPart, bool]:
     from .pivot import align_to_pivot
 
     def run() -> AlignedPart:
-        return AlignedPart.of(align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses),
-                              (*laws, *pivot.laws))
+        return AlignedPart.of(
+            align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses), (*laws, *pivot.laws)
+        )
 
     return _cached(cache_dir, f"{laws[0].witness_id}.align.{key}.pkl", run)
 
@@ -303,8 +317,11 @@ def _run_pivot_links(args: tuple) -> tuple[AlignedPart, bool]:
     pivot, corpus_dir, cache_dir, name, witnesses = args
     from .pivot import align_pivot
 
-    return _cached(cache_dir, name, lambda: AlignedPart.of(
-        align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses), pivot.laws))
+    return _cached(
+        cache_dir,
+        name,
+        lambda: AlignedPart.of(align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses), pivot.laws),
+    )
 
 
 _ALIGN_RESOURCES: dict[str, object] = {}
@@ -333,8 +350,11 @@ class Mapper:
         self._client: Client | None = None
         self._cluster: LocalCluster | None = None
         self._open: list = []  # the result generators of imap on a cluster
-        if not (self.scheduler in ("sync", "threads", "processes") or self.scheduler.startswith("tcp://")
-                or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)):
+        if not (
+            self.scheduler in ("sync", "threads", "processes")
+            or self.scheduler.startswith("tcp://")
+            or (self.scheduler.startswith("local:") and self.scheduler[6:].isdigit() and int(self.scheduler[6:]) > 0)
+        ):
             from .errors import PipelineError
 
             raise PipelineError(
@@ -349,8 +369,9 @@ class Mapper:
                 n = int(self.scheduler.split(":", 1)[1])
                 # the scheduler's HTTP endpoint on a free port (":0"): the default 8787 may be taken by
                 # another build; no dashboard is served (bokeh is not installed)
-                self._cluster = LocalCluster(n_workers=n, threads_per_worker=1, processes=True,
-                                             dashboard_address=":0", silence_logs=40)
+                self._cluster = LocalCluster(
+                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+                )
                 self._client = Client(self._cluster)
             else:
                 try:
@@ -382,9 +403,20 @@ class Mapper:
             with contextlib.suppress(Exception):
                 gen.close()
         self._open.clear()
-        loggers = [logging.getLogger(n) for n in ("distributed", "distributed.worker", "distributed.nanny",
-                                                  "distributed.core", "distributed.comm", "distributed.scheduler",
-                                                  "distributed.client", "distributed.batched", "tornado")]
+        loggers = [
+            logging.getLogger(n)
+            for n in (
+                "distributed",
+                "distributed.worker",
+                "distributed.nanny",
+                "distributed.core",
+                "distributed.comm",
+                "distributed.scheduler",
+                "distributed.client",
+                "distributed.batched",
+                "tornado",
+            )
+        ]
         levels = [lg.level for lg in loggers]
         for lg in loggers:
             lg.setLevel(logging.CRITICAL)
@@ -455,8 +487,10 @@ class Mapper:
             except TimeoutError:
                 from .errors import PipelineError
 
-                raise PipelineError(f"the Dask workers did not come back within {self.restart_timeout:g} s of a "
-                                    "restart; the machine may be out of memory (try fewer workers)") from None
+                raise PipelineError(
+                    f"the Dask workers did not come back within {self.restart_timeout:g} s of a "
+                    "restart; the machine may be out of memory (try fewer workers)"
+                ) from None
 
     def map(self, func: Callable, items: Sequence) -> list:
         if not items:
@@ -605,9 +639,19 @@ def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.Da
 
 def unaligned_frame(unaligned: Sequence) -> pd.DataFrame:
     """outputs/unaligned.csv: one row per (law, other witness of its game) where the law has no counterpart."""
-    rows = [{"game": u.game, "law": u.law, "witness": u.witness, "other_witness": u.other_witness,
-             "best_candidate": u.best, "best_score": round(u.best_score, 3), "reason": u.reason, "reading": u.reading}
-            for u in unaligned]
+    rows = [
+        {
+            "game": u.game,
+            "law": u.law,
+            "witness": u.witness,
+            "other_witness": u.other_witness,
+            "best_candidate": u.best,
+            "best_score": round(u.best_score, 3),
+            "reason": u.reason,
+            "reading": u.reading,
+        }
+        for u in unaligned
+    ]
     return typed(pd.DataFrame(rows, columns=UNALIGNED_COLUMNS), UNALIGNED)
 
 
@@ -685,8 +729,12 @@ class _Tables:
         import pyarrow.parquet as pq
 
         self.csv = {name: self.staging.open(name) for name in ("laws.csv", "corrections.csv", "flags.csv", "pages.csv")}
-        for name, cols in (("laws.csv", LAW_COLUMNS), ("corrections.csv", CORRECTION_COLUMNS),
-                           ("flags.csv", FLAG_COLUMNS), ("pages.csv", PAGE_COLUMNS)):
+        for name, cols in (
+            ("laws.csv", LAW_COLUMNS),
+            ("corrections.csv", CORRECTION_COLUMNS),
+            ("flags.csv", FLAG_COLUMNS),
+            ("pages.csv", PAGE_COLUMNS),
+        ):
             self.csv[name].write(_csv(pd.DataFrame(columns=cols)))
         self.json = self.staging.open("laws.json")
         self.json_first = True
@@ -761,15 +809,22 @@ def build(opts: BuildOptions) -> BuildReport:
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
     code, res = code_version(), resources_version(corpus_dir)
-    build_info = BuildInfo.for_inputs(version=__version__, digest=hashlib.sha256((code + res).encode()).hexdigest()[:12],
-                                      edition=load_edition(corpus_dir))
+    build_info = BuildInfo.for_inputs(
+        version=__version__,
+        digest=hashlib.sha256((code + res).encode()).hexdigest()[:12],
+        edition=load_edition(corpus_dir),
+    )
     cache = str(opts.cache_dir) if opts.cache_dir else None
     # (each raw text is read again when its job is submitted: the texts of a library are not all held)
-    jobs = [Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
-            for wt in texts]
+    jobs = [
+        Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
+        for wt in texts
+    ]
     del texts
     recover(Path(opts.out_dir))  # what a dead build left beside outputs/ (see pipeline.publish)
-    corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j.args[3] for j in jobs).encode()).hexdigest()[:24]
+    corpus_key = hashlib.sha256(f"{opts.site}\0".encode() + "\0".join(j.args[3] for j in jobs).encode()).hexdigest()[
+        :24
+    ]
     manifest_name = f"corpus.{corpus_key}.json"
     if cache and (Path(cache) / manifest_name).is_file():
         try:
@@ -778,9 +833,17 @@ def build(opts: BuildOptions) -> BuildReport:
                 _log(opts, "nothing changed since the last build: outputs are up to date")
                 if read_manifest(Path(opts.out_dir)) != last["outputs"]:  # (outputs built before it was kept)
                     write_manifest(Path(opts.out_dir), last["outputs"])
-                return BuildReport(witnesses=last["witnesses"], processed=(), cached=tuple(last["ids"]), written=(),
-                                   removed=(), laws=last["laws"], links=last["links"], seconds=time.perf_counter() - t0,
-                                   cache_files=frozenset(last["cache_files"]))
+                return BuildReport(
+                    witnesses=last["witnesses"],
+                    processed=(),
+                    cached=tuple(last["ids"]),
+                    written=(),
+                    removed=(),
+                    laws=last["laws"],
+                    links=last["links"],
+                    seconds=time.perf_counter() - t0,
+                    cache_files=frozenset(last["cache_files"]),
+                )
         except (ValueError, KeyError, OSError):  # a corrupt manifest: rebuild
             pass
     staging = Staging(opts.out_dir)
@@ -791,17 +854,39 @@ def build(opts: BuildOptions) -> BuildReport:
         raise
     if cache:
         keep = report.cache_files | {manifest_name}
-        write_atomic(Path(cache) / manifest_name, json.dumps(
-            {"outputs": manifest, "witnesses": report.witnesses, "ids": [j.args[0].id for j in jobs],
-             "laws": report.laws, "links": report.links, "cache_files": sorted(keep)}, indent=0))
+        write_atomic(
+            Path(cache) / manifest_name,
+            json.dumps(
+                {
+                    "outputs": manifest,
+                    "witnesses": report.witnesses,
+                    "ids": [j.args[0].id for j in jobs],
+                    "laws": report.laws,
+                    "links": report.links,
+                    "cache_files": sorted(keep),
+                },
+                indent=0,
+            ),
+        )
         prune_cache(Path(cache), keep=frozenset(keep))
-        write_atomic(Path(cache) / "last_build.json",
-                     json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1))
+        write_atomic(
+            Path(cache) / "last_build.json",
+            json.dumps({"processed": report.processed, "cached": report.cached, "timings": report.timings}, indent=1),
+        )
     return report
 
 
-def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: list, corpus_dir: Path,
-                cache: str | None, version: str, build_info, t0: float) -> tuple[BuildReport, dict[str, str]]:
+def _build_into(
+    staging: Staging,
+    opts: BuildOptions,
+    mapper: "Mapper",
+    jobs: list,
+    corpus_dir: Path,
+    cache: str | None,
+    version: str,
+    build_info,
+    t0: float,
+) -> tuple[BuildReport, dict[str, str]]:
     from .rules import first_suggestions
 
     tables = _Tables(staging)
@@ -818,8 +903,9 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
         from .progress import track
 
-        for b, ran in track(_through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses",
-                            "witness", min_total=10):
+        for b, ran in track(
+            _through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses", "witness", min_total=10
+        ):
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)
@@ -831,8 +917,16 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
             tables.add(b)
             laws = StoredLaws.put(staging.dir / ".laws", wid, r.segmented.laws)  # (not an output: never committed)
             readings.update(witness_readings(r))  # each law as its witness gives it, for the collation
-            slims.append(_Slim(r.witness, laws, first_suggestions(b.suggestions), len(r.cleaned.corrections),
-                               len(r.cleaned.flags), r if opts.site else None))
+            slims.append(
+                _Slim(
+                    r.witness,
+                    laws,
+                    first_suggestions(b.suggestions),
+                    len(r.cleaned.corrections),
+                    len(r.cleaned.flags),
+                    r if opts.site else None,
+                )
+            )
             if len(jobs) <= 50:
                 _log(opts, f"      {wid}: {'processed' if ran else 'cached'}, {len(r.segmented.laws)} laws")
             del b, r
@@ -879,8 +973,9 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
     laws = [law for s in slims for law in s.laws]
     for rel, data in collation_files(laws, same_lang, readings, build_info).items():
         staging.write(rel, data)
-    for rel, data in export_rules(laws, [x for s in slims for x in s.suggestions], kept, corpus_dir,
-                                  rule_resources).items():
+    for rel, data in export_rules(
+        laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources
+    ).items():
         staging.write(rel, data)
     export_data(staging, with_figures=opts.site)
     t4 = time.perf_counter()
@@ -891,10 +986,19 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         rules = json.loads((staging.dir / "rules.json").read_bytes())
         from .site import load_glossary
 
-        data_files = sorted(str(p.relative_to(staging.dir)) for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
-                            for p in staging.dir.glob(pat))  # the data helper's files, when this build has them
-        for rel, data in render_site([s.result for s in slims if s.result is not None], kept, rules, glossary=load_glossary(corpus_dir / "glossary.csv"),
-                                     edition=build_info.edition, data_files=data_files).items():
+        data_files = sorted(
+            str(p.relative_to(staging.dir))
+            for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
+            for p in staging.dir.glob(pat)
+        )  # the data helper's files, when this build has them
+        for rel, data in render_site(
+            [s.result for s in slims if s.result is not None],
+            kept,
+            rules,
+            glossary=load_glossary(corpus_dir / "glossary.csv"),
+            edition=build_info.edition,
+            data_files=data_files,
+        ).items():
             staging.write(f"site/{rel}", data)
     t5 = time.perf_counter()
     written, removed, manifest = staging.commit(MANAGED_DIRS)
@@ -908,9 +1012,17 @@ def _build_into(staging: Staging, opts: BuildOptions, mapper: "Mapper", jobs: li
         links=n_links,
         seconds=time.perf_counter() - t0,
         cache_files=frozenset(used),
-        timings={"per-witness (wall)": t1 - t0,
-                 **{f"{k} (cpu, processed only)": stage.get(k, 0.0) for k in ("clean", "segment", "tei", "suggest", "tables")},
-                 "align": t2 - t1, "tables": t3 - t2, "rules": t4 - t3, "site": t5 - t4},
+        timings={
+            "per-witness (wall)": t1 - t0,
+            **{
+                f"{k} (cpu, processed only)": stage.get(k, 0.0)
+                for k in ("clean", "segment", "tei", "suggest", "tables")
+            },
+            "align": t2 - t1,
+            "tables": t3 - t2,
+            "rules": t4 - t3,
+            "site": t5 - t4,
+        },
     )
     return report, manifest
 
@@ -930,8 +1042,14 @@ def export_data(staging: Staging, with_figures: bool) -> None:
     staging.write("datapackage.json", datapackage(staging.dir, __version__))
 
 
-def align_parts(members: Sequence[tuple[Witness, Iterable[Law]]], corpus_dir: Path, mapper: "Mapper | None" = None,
-                cache: str | None = None, version: str = "", used: set[str] | None = None) -> Iterator[AlignedPart]:
+def align_parts(
+    members: Sequence[tuple[Witness, Iterable[Law]]],
+    corpus_dir: Path,
+    mapper: "Mapper | None" = None,
+    cache: str | None = None,
+    version: str = "",
+    used: set[str] | None = None,
+) -> Iterator[AlignedPart]:
     """The alignment links of the corpus, part by part (``AlignedPart``: links sorted by game, law a, law b):
     one part per game aligned all pairs; for a game aligned through a pivot, the pivot's own links
     and then one part per other witness, each computed (and cached) on its own."""
@@ -954,7 +1072,9 @@ def align_parts(members: Sequence[tuple[Witness, Iterable[Law]]], corpus_dir: Pa
         if used is not None:
             used.add(name)
         # on a worker, like the rest: the build process itself then never loads a language model
-        (part, _), = _through_cache(mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache)
+        ((part, _),) = _through_cache(
+            mapper, _run_pivot_links, [(pivot, str(corpus_dir), cache, name, witnesses)], [name], cache
+        )
         yield part
         jobs, names = [], []
         for w, laws in group:
@@ -965,8 +1085,12 @@ def align_parts(members: Sequence[tuple[Witness, Iterable[Law]]], corpus_dir: Pa
                 h.update(f"{law.id}\0{law.text_hash}\0{law.number}\0{law.order}\0".encode())
             key = h.hexdigest()[:24]
             # (the laws are read again when the job is submitted: a game's laws are not all held at once)
-            jobs.append(Deferred(_pivot_job, (laws, str(corpus_dir), cache, key,
-                                              {x: witnesses[x] for x in (*pivot.witness_ids, w.id)})))
+            jobs.append(
+                Deferred(
+                    _pivot_job,
+                    (laws, str(corpus_dir), cache, key, {x: witnesses[x] for x in (*pivot.witness_ids, w.id)}),
+                )
+            )
             names.append(f"{w.id}.align.{key}.pkl")
         if used is not None:
             used.update(names)
@@ -978,15 +1102,22 @@ def _sorted(links: Iterable[Link]) -> tuple[Link, ...]:
     return tuple(sorted(links, key=lambda k: (k.game, k.a, k.b)))
 
 
-def align_corpus(results: Sequence[WitnessResult], corpus_dir: Path, mapper: "Mapper | None" = None,
-                 cache: str | None = None, version: str = "", used: set[str] | None = None) -> tuple[Link, ...]:
+def align_corpus(
+    results: Sequence[WitnessResult],
+    corpus_dir: Path,
+    mapper: "Mapper | None" = None,
+    cache: str | None = None,
+    version: str = "",
+    used: set[str] | None = None,
+) -> tuple[Link, ...]:
     """All the alignment links of the corpus (see ``align_parts``) in one tuple."""
     members = [(r.witness, r.segmented.laws) for r in results]
     return tuple(k for part in align_parts(members, corpus_dir, mapper, cache, version, used) for k in part.links)
 
 
-def export_rules(laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path,
-                 resources=None) -> dict[str, bytes]:
+def export_rules(
+    laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path, resources=None
+) -> dict[str, bytes]:
     """The rule table from the curated annotations, the per-witness suggestions and the links."""
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
@@ -1038,16 +1169,24 @@ def status(opts: BuildOptions) -> list[str]:
     if manifest is None:
         lines.append(f"outputs: no record of a build into {opts.out_dir}; run `make`")
     else:
-        gone = sorted({rel.split("/")[1].rsplit(".", 1)[0] for rel in manifest if rel.startswith("text/")}
-                      - {w.id for w in witnesses})
+        gone = sorted(
+            {rel.split("/")[1].rsplit(".", 1)[0] for rel in manifest if rel.startswith("text/")}
+            - {w.id for w in witnesses}
+        )
         if gone:
             lines.append(f"outputs: still hold removed witnesses {', '.join(gone)}; run `make`")
         if missing:
-            lines.append(f"outputs: {len(missing)} missing since the last build: {', '.join(missing[:5])}"
-                         + (" ..." if len(missing) > 5 else "") + "; run `make`")
+            lines.append(
+                f"outputs: {len(missing)} missing since the last build: {', '.join(missing[:5])}"
+                + (" ..." if len(missing) > 5 else "")
+                + "; run `make`"
+            )
         if edited:
-            lines.append(f"outputs: {len(edited)} edited since the last build: {', '.join(edited[:5])}"
-                         + (" ..." if len(edited) > 5 else "") + "; run `make` to restore them")
+            lines.append(
+                f"outputs: {len(edited)} edited since the last build: {', '.join(edited[:5])}"
+                + (" ..." if len(edited) > 5 else "")
+                + "; run `make` to restore them"
+            )
         if not (gone or missing or edited):
             lines.append(f"outputs: all {len(manifest)} files as the last build wrote them")
     return lines

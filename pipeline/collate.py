@@ -27,6 +27,7 @@ The TEI is parallel segmentation (Guidelines, chapter 12): one ``div`` per align
 ``app`` with one ``rdg`` per witness (``@wit`` pointing into the header's ``listWit``; an empty ``rdg`` is
 an omission).  The Versioning Machine and EVT read this form.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -83,8 +84,8 @@ def collate(a_text: str, b_text: str) -> tuple[Segment, ...]:
         if op.tag != "equal":
             continue
         if op.src_start > pa or op.dest_start > pb:
-            out.append(Segment(a[pa:op.src_start], b[pb:op.dest_start]))
-        out.append(Segment(a[op.src_start:op.src_end], b[op.dest_start:op.dest_end]))
+            out.append(Segment(a[pa : op.src_start], b[pb : op.dest_start]))
+        out.append(Segment(a[op.src_start : op.src_end], b[op.dest_start : op.dest_end]))
         pa, pb = op.src_end, op.dest_end
     if pa < len(a) or pb < len(b):
         out.append(Segment(a[pa:], b[pb:]))
@@ -106,14 +107,17 @@ def witness_readings(result: WitnessResult, layout_kinds: Sequence[str] = LAYOUT
     for law in result.segmented.laws:
         off = law.start
         for o in range(law.start, min(law.end, law.start + 64) + 1):  # skip the printed number
-            if " ".join(text[o:law.end].split()) == law.text:
+            if " ".join(text[o : law.end].split()) == law.text:
                 off = o
                 break
         rs, re_ = c2r[off], c2r[law.end]
         lo = bisect.bisect_left(starts, rs)
         hi = bisect.bisect_left(starts, re_)
-        inner = [Correction(c.start - rs, c.end - rs, c.before, c.after, c.kind, c.method)
-                 for c in layout[lo:hi] if c.end <= re_]
+        inner = [
+            Correction(c.start - rs, c.end - rs, c.before, c.after, c.kind, c.method)
+            for c in layout[lo:hi]
+            if c.end <= re_
+        ]
         out[law.id] = " ".join(replay(raw[rs:re_], inner).split())
     return out
 
@@ -139,8 +143,9 @@ def join_tokens(toks: Sequence[str]) -> str:
     return out
 
 
-def collation_tei(game: str, pairs: Sequence[tuple[Link, Law, Law]], readings: Mapping[str, str],
-                  build: BuildInfo) -> bytes:
+def collation_tei(
+    game: str, pairs: Sequence[tuple[Link, Law, Law]], readings: Mapping[str, str], build: BuildInfo
+) -> bytes:
     """The TEI parallel-segmentation file of one game's same-language collations."""
     witnesses = sorted({law.witness_id for _, a, b in pairs for law in (a, b)})
     langs = sorted({a.lang for _, a, _ in pairs})
@@ -159,14 +164,20 @@ def collation_tei(game: str, pairs: Sequence[tuple[Link, Law, Law]], readings: M
     if not witnesses:
         _sub(sd, "p", text="No two laws of one language are aligned in this game.")
     ed = _sub(h, "encodingDesc")
-    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(build.version)})
+    app = _sub(
+        _sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(build.version)}
+    )
     app.set(XML_ID, build.resp_id)
     _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
     _sub(ed, "variantEncoding", {"method": "parallel-segmentation", "location": "internal"})
-    _sub(ed, "p", text="One div per pair of aligned laws of one language (@corresp: the two laws). Text both "
-                       "witnesses share is plain; each variant is an app with one rdg per witness (an empty rdg: "
-                       "the witness has no token there). Tokens are words and punctuation marks; the alignment is "
-                       "a longest common subsequence of the two token sequences.")
+    _sub(
+        ed,
+        "p",
+        text="One div per pair of aligned laws of one language (@corresp: the two laws). Text both "
+        "witnesses share is plain; each variant is an app with one rdg per witness (an empty rdg: "
+        "the witness has no token there). Tokens are words and punctuation marks; the alignment is "
+        "a longest common subsequence of the two token sequences.",
+    )
     if langs:
         lu = _sub(_sub(h, "profileDesc"), "langUsage")
         for lang in langs:
@@ -178,8 +189,14 @@ def collation_tei(game: str, pairs: Sequence[tuple[Link, Law, Law]], readings: M
     _sub(rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {len(pairs)} pairs.")
     body = _sub(_sub(root, "text"), "body")
     for k, a, b in pairs:
-        div = _sub(body, "div", {"type": "collation", "corresp": f"{witness_file(a.witness_id)}#{a.id} "
-                                                                f"{witness_file(b.witness_id)}#{b.id}"})
+        div = _sub(
+            body,
+            "div",
+            {
+                "type": "collation",
+                "corresp": f"{witness_file(a.witness_id)}#{a.id} {witness_file(b.witness_id)}#{b.id}",
+            },
+        )
         div.set(XML_ID, f"collation.{a.id}--{b.id}")
         div.set(XML_LANG, a.lang)
         ab = _sub(div, "ab")
@@ -207,14 +224,17 @@ def _text(parent, s: str) -> None:
         parent.text = (parent.text or "") + s
 
 
-def collation_files(laws: Sequence[Law], links: Sequence[Link], readings: Mapping[str, str],
-                    build: BuildInfo) -> Mapping[str, bytes]:
+def collation_files(
+    laws: Sequence[Law], links: Sequence[Link], readings: Mapping[str, str], build: BuildInfo
+) -> Mapping[str, bytes]:
     """``tei/collation-<game>.xml`` for every game that has laws (``readings``: ``witness_readings`` of
     the witnesses, law id -> text; a law without one is collated on its reading text)."""
     pairs = collation_pairs(laws, links)
     games = sorted({law.game for law in laws})
-    return {f"tei/collation-{_word(g)}.xml": collation_tei(g, [p for p in pairs if p[0].game == g], readings, build)
-            for g in games}
+    return {
+        f"tei/collation-{_word(g)}.xml": collation_tei(g, [p for p in pairs if p[0].game == g], readings, build)
+        for g in games
+    }
 
 
 __all__ = ["Segment", "tokens", "collate", "collation_pairs", "collation_tei", "collation_files"]

@@ -5,6 +5,7 @@ duplicate ids are one-line errors naming the file and the fix); ``witness_text``
 slice out of its raw file; ``add_witness`` registers a new scan (the thin wrapper behind
 ``python -m pipeline add``).
 """
+
 from __future__ import annotations
 
 import dataclasses
@@ -82,8 +83,10 @@ def corpus_file(corpus_dir: Path, rel: str, where: str) -> Path:
         raise CorpusError(f"{where}: file = {rel!r} must be a path relative to the corpus folder, like 'raw/scan.txt'")
     target = (root / rel).resolve()
     if not target.is_relative_to(root) or target == root:
-        raise CorpusError(f"{where}: file = {rel!r} leads outside the corpus folder {root}; "
-                          "copy the scan into corpus/raw/ (python -m pipeline add FILE)")
+        raise CorpusError(
+            f"{where}: file = {rel!r} leads outside the corpus folder {root}; "
+            "copy the scan into corpus/raw/ (python -m pipeline add FILE)"
+        )
     return target
 
 
@@ -91,9 +94,7 @@ def get_witness(witnesses: tuple[Witness, ...], witness_id: str) -> Witness:
     for w in witnesses:
         if w.id == witness_id:
             return w
-    raise UnknownWitnessError(
-        f"unknown witness {witness_id!r}; known witnesses: {', '.join(w.id for w in witnesses)}"
-    )
+    raise UnknownWitnessError(f"unknown witness {witness_id!r}; known witnesses: {', '.join(w.id for w in witnesses)}")
 
 
 def slice_witness(witness: Witness, text: str) -> WitnessText:
@@ -142,8 +143,10 @@ def _entries(text: str, where: str) -> list[dict]:
 def _write_metadata(path: Path, new_text: str, expected: list[dict], what: str) -> None:
     """Replace witnesses.toml with ``new_text`` only if it reads back as exactly ``expected``."""
     if _entries(new_text, what) != expected:
-        raise CorpusError(f"{what}: the new {path.name} would not read back as written; nothing was written "
-                          f"(check {path} for an unusual layout)")
+        raise CorpusError(
+            f"{what}: the new {path.name} would not read back as written; nothing was written "
+            f"(check {path} for an unusual layout)"
+        )
     write_atomic(path, new_text)
 
 
@@ -166,13 +169,16 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
     # written in that form, else a name like U+F900 would not find its file again)
     name = unicodedata.normalize("NFC", source_file.name)
     dest = corpus_dir / "raw" / name
-    meta = {k: unicodedata.normalize("NFC", v) if isinstance(v, str) else v
-            for k, v in meta.items() if v not in (None, "")}
+    meta = {
+        k: unicodedata.normalize("NFC", v) if isinstance(v, str) else v for k, v in meta.items() if v not in (None, "")
+    }
     meta.setdefault("file", f"raw/{name}")
     for key, value in meta.items():
         if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value):
-            raise CorpusError(f"add {source_file.name!r}: the {key} holds control characters; "
-                              "give it in plain text (rename the file if it is the file name)")
+            raise CorpusError(
+                f"add {source_file.name!r}: the {key} holds control characters; "
+                "give it in plain text (rename the file if it is the file name)"
+            )
     entry = _check_entry(meta, f"add {source_file.name}")
     corpus_file(corpus_dir, entry.file, f"add {source_file.name}")
     slice_witness(entry, text_of_scan)  # refuses a scan with no text (white space only) as the build would
@@ -212,8 +218,10 @@ def remove_witness(corpus_dir: Path, witness_id: str, delete_raw: bool = False) 
     index = next(i for i, e in enumerate(entries) if e.get("id") == witness_id)
     headers = [m.start() for m in _HEADER_RE.finditer(text)]
     if len(headers) != len(entries):
-        raise CorpusError(f"{path}: cannot find the [[witness]] table of {witness_id} (the file is not laid out "
-                          "one [[witness]] header per entry); remove it by hand")
+        raise CorpusError(
+            f"{path}: cannot find the [[witness]] table of {witness_id} (the file is not laid out "
+            "one [[witness]] header per entry); remove it by hand"
+        )
     start = headers[index]
     end = headers[index + 1] if index + 1 < len(headers) else len(text)
     # the comment lines right above the next header belong to the next entry
@@ -227,7 +235,7 @@ def remove_witness(corpus_dir: Path, witness_id: str, delete_raw: bool = False) 
         raise CorpusError(f"{witness_id} is the corpus's only witness; a corpus needs at least one")
     prefix, suffix = text[:start], text[cut:].lstrip("\n")
     new_text = prefix + suffix if suffix else prefix.rstrip("\n") + "\n"
-    _write_metadata(path, new_text, entries[:index] + entries[index + 1:], f"remove {witness_id}")
+    _write_metadata(path, new_text, entries[:index] + entries[index + 1 :], f"remove {witness_id}")
     deleted = None
     if delete_raw:
         raw = corpus_file(corpus_dir, w.file, f"witness {w.id}")

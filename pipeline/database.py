@@ -12,6 +12,7 @@ The database is built from the CSV files of a build (streamed row by row: a libr
 never all in memory) into a fresh file, in table order and row order, then VACUUMed: the same tables
 give the same bytes.
 """
+
 from __future__ import annotations
 
 import csv
@@ -65,11 +66,16 @@ def _rows(path: Path, table: Table) -> Iterator[dict]:
 def _rule_citations(db, config: DatabaseConfig) -> None:
     """One row per law a ruling cites (or rules otherwise: ``role`` dissent), keyed to both tables."""
     rules, key = config.rules_table, config.rule_key
-    db.table("rule_citations").create({key: int, "law_id": str, "role": str}, pk=(key, "law_id", "role"),
-                                foreign_keys=[(key, rules, key), ("law_id", "laws", "law_id")])
+    db.table("rule_citations").create(
+        {key: int, "law_id": str, "role": str},
+        pk=(key, "law_id", "role"),
+        foreign_keys=[(key, rules, key), ("law_id", "laws", "law_id")],
+    )
 
     def rows():
-        for rule, citations, dissent in db.execute(f"select [{key}], citations, dissent from [{rules}] order by [{key}]"):
+        for rule, citations, dissent in db.execute(
+            f"select [{key}], citations, dissent from [{rules}] order by [{key}]"
+        ):
             for role, ids in (("citation", citations), ("dissent", dissent)):
                 for law_id in dict.fromkeys(x.strip() for x in (ids or "").split(";") if x.strip()):
                     yield {key: rule, "law_id": law_id, "role": role}
@@ -101,14 +107,18 @@ def build_database(folder: Path, dest: Path, config: DatabaseConfig = DatabaseCo
             if t.name == config.rules_table:  # numbered, for the rule_citations table
                 columns, pk = {config.rule_key: int, **columns}, config.rule_key
                 rows = ({config.rule_key: i, **r} for i, r in enumerate(rows, 1))
-            db.table(t.name).create(columns, pk=pk, not_null={c.name for c in t.columns if c.required}, foreign_keys=fks)
+            db.table(t.name).create(
+                columns, pk=pk, not_null={c.name for c in t.columns if c.required}, foreign_keys=fks
+            )
             db.table(t.name).insert_all(rows, batch_size=config.batch_size)
             for column, _, _ in fks:
                 db.table(t.name).create_index([column], find_unique_name=True)
         if {config.rules_table, "laws"} <= names:
             _rule_citations(db, config)
         if config.fts_table in names:
-            db.table(config.fts_table).enable_fts(list(config.fts_columns), fts_version="FTS5", tokenize=config.tokenizer)
+            db.table(config.fts_table).enable_fts(
+                list(config.fts_columns), fts_version="FTS5", tokenize=config.tokenizer
+            )
             db.table(f"{config.fts_table}_fts").optimize()
         conn.commit()
         conn.execute("VACUUM")

@@ -16,6 +16,7 @@ names, and its penalties. ``lose_point`` gives the adversary one point; ``king_n
 State is a frozen dataclass and every transition a pure function; randomness comes from a seeded
 ``random.Random`` passed in. ``check_legal(state)`` states what a legal state is.
 """
+
 from __future__ import annotations
 
 import random
@@ -113,10 +114,24 @@ def deal(s: State, rng: random.Random, split: tuple[int, int] = (2, 3), pack: tu
             hands[p] += pack[pos : pos + n]
             pos += n
     s = replace(
-        s, hands=(tuple(hands[0]), tuple(hands[1])), turnup=pack[pos], stock=tuple(pack[pos + 1 :]), discards=(), played=(),
-        table=(), tricks=(0, 0), phase="propose", to_move=s.non_dealer, leader=s.non_dealer, pending_discard=(),
-        proposed=False, refused_by=None, king_announced=(False, False), king_barred=(False, False),
-        first_card_played=(False, False), log=s.log + (f"player {s.dealer} deals {split[0]}-{split[1]}; turn-up {pack[pos]}",),
+        s,
+        hands=(tuple(hands[0]), tuple(hands[1])),
+        turnup=pack[pos],
+        stock=tuple(pack[pos + 1 :]),
+        discards=(),
+        played=(),
+        table=(),
+        tricks=(0, 0),
+        phase="propose",
+        to_move=s.non_dealer,
+        leader=s.non_dealer,
+        pending_discard=(),
+        proposed=False,
+        refused_by=None,
+        king_announced=(False, False),
+        king_barred=(False, False),
+        first_card_played=(False, False),
+        log=s.log + (f"player {s.dealer} deals {split[0]}-{split[1]}; turn-up {pack[pos]}",),
     )
     if pack[pos][0] == "K":
         s = _score(s, s.dealer, 1, "king turned up")
@@ -145,7 +160,9 @@ def legal_actions(s: State) -> list[tuple[Any, ...]]:
     if s.phase == "discard":
         hand = s.hands[s.pending_discard[0]]
         room = len(s.stock) - (0 if s.pending_discard[0] == s.dealer else 1)  # leave the dealer at least one
-        return [("discard", c) for n in range(1, min(HAND_SIZE, max(room, 0)) + 1) for c in _subsets(hand, n)] or [("discard", ())]
+        return [("discard", c) for n in range(1, min(HAND_SIZE, max(room, 0)) + 1) for c in _subsets(hand, n)] or [
+            ("discard", ())
+        ]
     if s.phase == "play":
         p = s.to_move
         acts: list[tuple[Any, ...]] = [("play_card", c) for c in legal_plays(s, p)]
@@ -168,7 +185,9 @@ def _may_announce(s: State, p: int) -> bool:
 
 def apply(s: State, action: tuple) -> State:
     """The regular transitions; raises ``IllegalMove`` for anything the rules forbid."""
-    if action not in legal_actions(s) and not (action[0] == "discard" and s.phase == "discard" and _discard_ok(s, action[1])):
+    if action not in legal_actions(s) and not (
+        action[0] == "discard" and s.phase == "discard" and _discard_ok(s, action[1])
+    ):
         raise IllegalMove(f"{action} is not legal in phase {s.phase}")
     kind = action[0]
     if kind == "propose":
@@ -242,10 +261,19 @@ def check_legal(s: State) -> list[str]:
     """What is wrong with a state (empty: legal). Every card of the pack is in exactly one place; hands hold
     the right number of cards for the stage of the hand; scores are sane; a reserved deal is a whole pack."""
     errs = []
-    places = list(s.hands[0]) + list(s.hands[1]) + list(s.stock) + list(s.discards) + list(s.played) + [c for _, c in s.table]
+    places = (
+        list(s.hands[0])
+        + list(s.hands[1])
+        + list(s.stock)
+        + list(s.discards)
+        + list(s.played)
+        + [c for _, c in s.table]
+    )
     places += [s.turnup] if s.turnup else []
     if s.turnup is not None and (len(places) != len(PACK) or set(places) != set(PACK)):
-        errs.append(f"cards: {len(places)} placed, {len(set(places))} distinct, expected the {len(PACK)} of the pack once each")
+        errs.append(
+            f"cards: {len(places)} placed, {len(set(places))} distinct, expected the {len(PACK)} of the pack once each"
+        )
     if s.phase not in PHASES:
         errs.append(f"unknown phase {s.phase}")
     if s.phase in ("propose", "respond", "play") and s.turnup is not None:
@@ -291,7 +319,9 @@ def _party(s: State, name: str | None, offender: int | None) -> int:
     raise IllegalMove(f"ruling names chooser {name!r}, which this game cannot place")
 
 
-def resolve(s: State, irr: Irregularity, ruler: Ruler, rng: random.Random, choose: Callable | None = None) -> tuple[State, object]:
+def resolve(
+    s: State, irr: Irregularity, ruler: Ruler, rng: random.Random, choose: Callable | None = None
+) -> tuple[State, object]:
     """Ask the referee about ``irr`` and apply the ruling to the state in which it was discovered.
 
     The state must be the one the irregularity produced (see ``inject``). Returns ``(new state, decision)``."""
@@ -301,7 +331,13 @@ def resolve(s: State, irr: Irregularity, ruler: Ruler, rng: random.Random, choos
     if r.options:
         chooser = _party(s, r.chooser, irr.offender)
         outcome = (choose or (lambda st, who, opts, rg: rg.choice(opts)))(s, chooser, list(r.options), rng)
-    s = replace(s, log=s.log + (f"{irr.event} {dict(irr.facts)} -> {outcome or '-'} {list(r.penalties)} ({', '.join(c.law_id for c in decision.citations)})",))
+    s = replace(
+        s,
+        log=s.log
+        + (
+            f"{irr.event} {dict(irr.facts)} -> {outcome or '-'} {list(r.penalties)} ({', '.join(c.law_id for c in decision.citations)})",
+        ),
+    )
     for pen in r.penalties:
         if irr.offender is None:
             raise IllegalMove(f"{irr.event}: penalty {pen} without an offender")
@@ -351,7 +387,15 @@ def _settle(s: State, irr: Irregularity, rng: random.Random, ruler: Ruler) -> St
         p = cast(int, irr.offender)  # (a discard error has its offender)
         n = len(s.hands[p]) - HAND_SIZE
         if n:
-            follow = Irregularity("wrong_card_count", (("holder", "dealer" if p == s.dealer else "non_dealer"), ("error", "too_many" if n > 0 else "too_few"), ("discovered", "after_seen")), p)
+            follow = Irregularity(
+                "wrong_card_count",
+                (
+                    ("holder", "dealer" if p == s.dealer else "non_dealer"),
+                    ("error", "too_many" if n > 0 else "too_few"),
+                    ("discovered", "after_seen"),
+                ),
+                p,
+            )
             return resolve(s, follow, ruler, rng)[0]
     if irr.event == "card_dropped" and dict(irr.facts).get("touches_adversary_card") == "yes":
         return s  # the card was played (inject placed it)
@@ -410,14 +454,30 @@ def inject(s: State, event: str, rng: random.Random) -> tuple[State, Irregularit
         else:
             stock.insert(0, lists[holder].pop())
         s2 = replace(s, hands=(tuple(lists[0]), tuple(lists[1])), stock=tuple(stock))
-        facts = (("holder", "dealer" if holder == s.dealer else "non_dealer"), ("error", error), ("discovered", rng.choice(["before_seen", "after_seen"])))
+        facts = (
+            ("holder", "dealer" if holder == s.dealer else "non_dealer"),
+            ("error", error),
+            ("discovered", rng.choice(["before_seen", "after_seen"])),
+        )
         return s2, Irregularity(event, facts, s.dealer)
-    if event == "discard_error" and s.phase == "discard" and s.pending_discard == (s.non_dealer, s.dealer) and len(s.stock) >= 3:
+    if (
+        event == "discard_error"
+        and s.phase == "discard"
+        and s.pending_discard == (s.non_dealer, s.dealer)
+        and len(s.stock) >= 3
+    ):
         p = s.non_dealer
         cards = s.hands[p][:1]
         hands = list(s.hands)
         hands[p] = s.hands[p][1:] + s.stock[:2]  # asked for two, discarded one
-        s2 = replace(s, hands=tuple(hands), stock=s.stock[2:], discards=s.discards + cards, pending_discard=(s.dealer,), to_move=s.dealer)
+        s2 = replace(
+            s,
+            hands=tuple(hands),
+            stock=s.stock[2:],
+            discards=s.discards + cards,
+            pending_discard=(s.dealer,),
+            to_move=s.dealer,
+        )
         return s2, Irregularity(event, (("by", "non_dealer"),), p)
     if event == "card_led_out_of_turn" and s.phase == "play" and not s.table:
         p = 1 - s.to_move
@@ -431,7 +491,9 @@ def inject(s: State, event: str, rng: random.Random) -> tuple[State, Irregularit
             reply = rng.choice(legal_plays(s2, 1 - p))
             fc = list(s2.first_card_played)
             fc[p] = True
-            return _play_card(replace(s2, first_card_played=tuple(fc)), 1 - p, reply), Irregularity(event, (("played_to", "yes"),), p)
+            return _play_card(replace(s2, first_card_played=tuple(fc)), 1 - p, reply), Irregularity(
+                event, (("played_to", "yes"),), p
+            )
         return s2, Irregularity(event, (("played_to", "no"),), p)
     if event == "card_dropped" and s.phase == "play" and s.table:
         p = s.to_move
@@ -441,18 +503,31 @@ def inject(s: State, event: str, rng: random.Random) -> tuple[State, Irregularit
             return _play_card(s, p, card), Irregularity(event, (("touches_adversary_card", "yes"),), p)
         hands = list(s.hands)
         hands[p] = tuple(c for c in s.hands[p] if c != card)
-        return replace(s, hands=tuple(hands), table=s.table + ((p, card),)), Irregularity(event, (("touches_adversary_card", "no"),), p)
+        return replace(s, hands=tuple(hands), table=s.table + ((p, card),)), Irregularity(
+            event, (("touches_adversary_card", "no"),), p
+        )
     return None
 
 
 INJECTABLE = (
-    "deal_out_of_turn", "dealer_exposes_card", "faced_card_in_pack", "several_cards_turned_for_trump",
-    "wrong_card_count", "discard_error", "card_led_out_of_turn", "card_dropped",
+    "deal_out_of_turn",
+    "dealer_exposes_card",
+    "faced_card_in_pack",
+    "several_cards_turned_for_trump",
+    "wrong_card_count",
+    "discard_error",
+    "card_led_out_of_turn",
+    "card_dropped",
 )
 
 
-def play_game(seed: int, ruler: Ruler, irregularity_rate: float = 0.2, max_steps: int = 2000,
-              on_state: Callable[[State], None] | None = None) -> State:
+def play_game(
+    seed: int,
+    ruler: Ruler,
+    irregularity_rate: float = 0.2,
+    max_steps: int = 2000,
+    on_state: Callable[[State], None] | None = None,
+) -> State:
     """Play a whole game to five with random legal moves; with probability ``irregularity_rate`` per step an
     irregularity is injected and resolved by the referee. ``on_state`` sees every state reached."""
     rng = random.Random(seed)

@@ -5,6 +5,7 @@ Each figure is a pure function of typed table frames (pipeline/tables.py) return
 ``Figure`` (no pyplot, no GUI). ``svg_bytes`` writes one deterministically: a fixed ``svg.hashsalt``
 (the ids of clip paths), no date in the metadata, glyphs as paths; the same tables give the same bytes.
 """
+
 from __future__ import annotations
 
 import io
@@ -69,7 +70,8 @@ def corrections_by_kind(corrections: pd.DataFrame, config: FigureConfig = Figure
     fig = _figure(8, 3.8)
     ax = fig.add_subplot()
     kinds = corrections.assign(series=_series(corrections, config)).pivot_table(
-        index="kind", columns="series", values="start", aggfunc="count", fill_value=0)
+        index="kind", columns="series", values="start", aggfunc="count", fill_value=0
+    )
     left = pd.Series(0, index=kinds.index, dtype="int64")
     for name in kinds.columns:
         ax.barh(list(kinds.index), kinds[name], left=left, label=name)
@@ -91,8 +93,13 @@ def repair_confidence(corrections: pd.DataFrame, flags: pd.DataFrame, config: Fi
         if conf.nunique() > 1 or conf.iloc[0] < 1:
             ax.hist(conf, bins=CONFIDENCE_BINS, alpha=0.6, label=kind)
     if len(flags):
-        ax.hist(flags["confidence"].astype(float), bins=CONFIDENCE_BINS, histtype="step", color="k",
-                label="flagged (not applied)")
+        ax.hist(
+            flags["confidence"].astype(float),
+            bins=CONFIDENCE_BINS,
+            histtype="step",
+            color="k",
+            label="flagged (not applied)",
+        )
     ax.set_xlabel("confidence")
     ax.set_ylabel("count")
     ax.set_title("Confidence of word repairs")
@@ -134,8 +141,9 @@ def rule_coverage(laws: pd.DataFrame, rules: pd.DataFrame, config: FigureConfig 
     else:  # one bar per law is slow to draw and unreadable: the counts as one outline
         ax.stairs(n.to_numpy(), color="C0", fill=True)
     if len(laws) <= config.max_law_ticks:
-        ax.set_xticks(range(len(laws)), [f"{w}:{lab}" for w, lab in zip(laws["witness"], laws["label"])],
-                      rotation=90, fontsize=6)
+        ax.set_xticks(
+            range(len(laws)), [f"{w}:{lab}" for w, lab in zip(laws["witness"], laws["label"])], rotation=90, fontsize=6
+        )
     ax.set_xlabel("law" if len(laws) <= config.max_law_ticks else "law (table order)")
     ax.set_ylabel("rule rows citing the law")
     ax.set_title("Rule-table coverage per law (grey: not cited)")
@@ -167,7 +175,9 @@ def render_figures(folder: Path, config: FigureConfig = FigureConfig()) -> dict[
         figures["law-lengths"] = law_lengths(laws, config)
     if corrections is not None:
         figures["corrections-by-kind"] = corrections_by_kind(corrections, config)
-        figures["repair-confidence"] = repair_confidence(corrections, flags if flags is not None else corrections.iloc[:0], config)
+        figures["repair-confidence"] = repair_confidence(
+            corrections, flags if flags is not None else corrections.iloc[:0], config
+        )
     if links is not None:
         figures["link-scores"] = link_scores(links, config)
     if laws is not None and rules is not None:

@@ -4,6 +4,7 @@ Outputs are written atomically (a temporary file in the same folder, then ``os.r
 interrupted or failed build never leaves a half-written file. Raw inputs are decoded strictly: an
 encoding is never guessed.
 """
+
 from __future__ import annotations
 
 import os
@@ -45,7 +46,7 @@ def decode_text(data: bytes, name: str) -> str:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputFileError(
-            f"{name}: not valid UTF-8 (byte {exc.start}: {data[exc.start:exc.start + 1]!r}); "
+            f"{name}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
             "convert it first, e.g. iconv -f latin1 -t utf-8"
         ) from None
     bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f"]

@@ -7,6 +7,7 @@ knows it (``known``), and it is not a number, a name (capitalised inside a sente
 abbreviation or a word split at a line-end hyphen.  :func:`unflagged_junk` is what ``make eval`` counts
 per witness: the junk tokens of a cleaned text that no Flag covers.
 """
+
 from __future__ import annotations
 
 from typing import Callable, Sequence
@@ -62,7 +63,9 @@ def junk_tokens(text: str, known: Callable[[str], bool]) -> list[tuple[int, int,
     return out
 
 
-def unflagged(junk: Sequence[tuple[int, int, str, str]], flagged: Sequence[tuple[int, int]]) -> list[tuple[int, int, str, str]]:
+def unflagged(
+    junk: Sequence[tuple[int, int, str, str]], flagged: Sequence[tuple[int, int]]
+) -> list[tuple[int, int, str, str]]:
     """The junk tokens that no flagged span (start, end) overlaps."""
     spans = sorted(flagged)
     out = []

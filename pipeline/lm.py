@@ -23,6 +23,7 @@ real words one cheap OCR confusion away from another word) with their candidates
 given :class:`LMConfig`.  The split lets :mod:`measure.folds` tune the weights on folds without
 recomputing the language model.
 """
+
 from __future__ import annotations
 
 import math
@@ -50,7 +51,9 @@ class LMConfig:
     words at 2.5 (one fold 3.0); the French folds kept names, rare and real words as printed (99: off,
     ``strong_langs``) and repair non-words at 2.0."""
 
-    lam: float = 1.0  # weight of the window's log10 probability change against the channel (fixed: margins are in its units)
+    lam: float = (
+        1.0  # weight of the window's log10 probability change against the channel (fixed: margins are in its units)
+    )
     channel_scale: float = 2.0  # log10 probability lost per unit of channel cost
     margin: float = 1.0  # score gain a non-word repair needs over the printed token
     other_margin: float = 2.0  # ... in the languages not in strong_langs (French folds)
@@ -118,8 +121,16 @@ def gcide_words() -> frozenset[str]:
 class Voice:
     """log10 P(word | two previous words) for one text: trigram model, general pairs, the text's pairs."""
 
-    def __init__(self, lang: str, cfg: LMConfig = LMConfig(), bigrams=None, period: frozenset[str] = frozenset(),
-                 doc_uni: Counter | None = None, doc_bi: Counter | None = None, trigram="auto"):
+    def __init__(
+        self,
+        lang: str,
+        cfg: LMConfig = LMConfig(),
+        bigrams=None,
+        period: frozenset[str] = frozenset(),
+        doc_uni: Counter | None = None,
+        doc_bi: Counter | None = None,
+        trigram="auto",
+    ):
         self.cfg = cfg
         self.lang = lang
         self.tri = (trigram_model() if lang == "en" else None) if trigram == "auto" else trigram
@@ -151,7 +162,7 @@ class Voice:
                 hist.append(BOUNDARY)
             s = self.tri.prob([w] + hist)
             if s == PS_UNKNOWN:
-                pt = 10 ** cfg.period_logp if w in self.period else 0.0
+                pt = 10**cfg.period_logp if w in self.period else 0.0
             else:
                 pt = 10 ** (s * LOG_BASE)
             parts.append((cfg.w_trigram, pt))
@@ -160,7 +171,7 @@ class Voice:
             lw = bg.words.get(w)
             lp = bg.words.get(p1) if p1 and p1 != BOUNDARY else None
             if lw is None:
-                pb = 10 ** cfg.period_logp if w in self.period else 0.0
+                pb = 10**cfg.period_logp if w in self.period else 0.0
             elif lp is not None:
                 n = bg.pairs.get(p1 + " " + w)
                 pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
@@ -274,8 +285,11 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬"):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion)
         core = t.strip("'’»")
-        junk = junk or (not core.isalpha() and core.replace("'", "").replace("’", "").isalpha()
-                        and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep)))  # an apostrophe where no word has one
+        junk = junk or (
+            not core.isalpha()
+            and core.replace("'", "").replace("’", "").isalpha()
+            and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
+        )  # an apostrophe where no word has one
         if not junk and not core.isalpha():
             continue
         if rep.protected(lw):
@@ -304,8 +318,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
             cands = memo.get((lw, cfg.realword_max_cost))
             if cands is None:
                 vocab = voice.bg.words if voice.bg is not None else rep.zipf
-                cands = memo[lw, cfg.realword_max_cost] = [(w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab)
-                                                           if c <= cfg.realword_max_cost]
+                cands = memo[lw, cfg.realword_max_cost] = [
+                    (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
+                ]
         else:
             cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
@@ -326,7 +341,9 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
     """Repair, flag or keep one doubtful token (``ranked``: :func:`rank` of it, when already computed)."""
     if ranked is None:
         ranked = rank(p, cfg)
-    margin = cfg.realword_margin if p.known else cfg.rare_margin if p.rare else cfg.name_margin if p.name else cfg.margin
+    margin = (
+        cfg.realword_margin if p.known else cfg.rare_margin if p.rare else cfg.name_margin if p.name else cfg.margin
+    )
     names = tuple(w for _, w, _, _ in ranked[:5])
     if not ranked:
         return Verdict(p.start, p.end, p.printed, None, not (p.known or p.rare), -99.0, (), "no candidate")
@@ -336,7 +353,7 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
     if best >= margin and best - second >= cfg.separation:
         core = p.printed.strip("'’»")
         lead = p.printed[: len(p.printed) - len(p.printed.lstrip("'’»"))]
-        trail = p.printed[len(lead) + len(core):]
+        trail = p.printed[len(lead) + len(core) :]
         return Verdict(p.start, p.end, p.printed, lead + case_like(core, w) + trail, False, best, names, ev)
     flag = not (p.known or p.rare) and (best >= margin - cfg.flag_band or p.junk or len(p.printed) >= 3)
     return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))
@@ -345,8 +362,13 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
 VOICES = ("trigram", "pairs", "doc", "period")  # what :func:`voice_for` can leave out (ablation)
 
 
-def voice_for(text: str, rep, cfg: LMConfig = LMConfig(), period_extra: frozenset[str] | None = None,
-              off: frozenset[str] = frozenset()) -> Voice:
+def voice_for(
+    text: str,
+    rep,
+    cfg: LMConfig = LMConfig(),
+    period_extra: frozenset[str] | None = None,
+    off: frozenset[str] = frozenset(),
+) -> Voice:
     """The voice of one text: the trigram model (English), the cleaner's general pairs, the text's own pairs,
     and the period words (historical + domain lexicons + GCIDE headwords); the parts named in ``off``
     (of :data:`VOICES`) left out."""

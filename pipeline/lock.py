@@ -5,6 +5,7 @@ inside corpus/: every file there is part of the data's hash). The kernel release
 dies, however it dies, so a killed build never leaves a stale lock. A second command waits for the
 first with one message on stderr (or, with ``wait=False`` / a timeout, refuses in one line).
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -30,8 +31,9 @@ def lock_path(corpus_dir: Path) -> Path:
 
 
 @contextlib.contextmanager
-def checkout_lock(corpus_dir: Path, what: str, wait: bool = True, timeout: float | None = None,
-                  poll: float = 0.2) -> Iterator[None]:
+def checkout_lock(
+    corpus_dir: Path, what: str, wait: bool = True, timeout: float | None = None, poll: float = 0.2
+) -> Iterator[None]:
     """Hold the checkout's lock while the block runs (``what``: the command, for the messages).
 
     Waits for another holder (saying so once on stderr) unless ``wait`` is False; with ``timeout``
@@ -44,7 +46,9 @@ def checkout_lock(corpus_dir: Path, what: str, wait: bool = True, timeout: float
         except BlockingIOError:
             holder = _holder(fd)
             if not wait:
-                raise BusyError(f"another command ({holder}) is changing this checkout; wait for it to finish") from None
+                raise BusyError(
+                    f"another command ({holder}) is changing this checkout; wait for it to finish"
+                ) from None
             print(f"waiting for another command ({holder}) to finish before {what} ...", file=sys.stderr, flush=True)
             deadline = None if timeout is None else time.monotonic() + timeout
             while True:
@@ -53,8 +57,10 @@ def checkout_lock(corpus_dir: Path, what: str, wait: bool = True, timeout: float
                     break
                 except BlockingIOError:
                     if deadline is not None and time.monotonic() >= deadline:
-                        raise BusyError(f"another command ({holder}) still holds {path} after {timeout:g} s; "
-                                        "try again when it has finished") from None
+                        raise BusyError(
+                            f"another command ({holder}) still holds {path} after {timeout:g} s; "
+                            "try again when it has finished"
+                        ) from None
                     time.sleep(poll)
         os.ftruncate(fd, 0)
         os.pwrite(fd, f"{what} pid {os.getpid()}\n".encode(), 0)

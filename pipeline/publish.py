@@ -11,6 +11,7 @@ Leftovers of dead builds (staging folders, the previous tree of a swap that coul
 are removed by the next build. The manifest of the published tree (``{file: sha256}``) is kept beside
 it (``.outputs.manifest.json``), so that ``status`` can say which outputs are missing or edited.
 """
+
 from __future__ import annotations
 
 import ctypes
@@ -39,8 +40,13 @@ def _sha256(path: Path) -> str:
 
 
 def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
-    return [p.relative_to(out_dir).as_posix() for sub in managed if (out_dir / sub).is_dir()
-            for p in sorted((out_dir / sub).rglob("*")) if p.is_file()]
+    return [
+        p.relative_to(out_dir).as_posix()
+        for sub in managed
+        if (out_dir / sub).is_dir()
+        for p in sorted((out_dir / sub).rglob("*"))
+        if p.is_file()
+    ]
 
 
 def _all_files(folder: Path) -> list[str]:
@@ -183,8 +189,10 @@ class Staging:
                 shutil.rmtree(self.dir)
             self.dir.mkdir(parents=True)
         except OSError as exc:
-            raise PublishError(f"cannot write beside {self.out} ({exc.strerror or exc}); "
-                               "the outputs folder and its parent must be writable") from None
+            raise PublishError(
+                f"cannot write beside {self.out} ({exc.strerror or exc}); "
+                "the outputs folder and its parent must be writable"
+            ) from None
         self.files: list[str] = []
 
     def path(self, rel: str) -> Path:
@@ -208,8 +216,10 @@ class Staging:
             return self._commit(managed)
         except OSError as exc:
             self.abort()
-            raise PublishError(f"cannot publish the new outputs into {self.out} ({exc.strerror or exc}: "
-                               f"{exc.filename or self.out}); the old outputs are unchanged") from None
+            raise PublishError(
+                f"cannot publish the new outputs into {self.out} ({exc.strerror or exc}: "
+                f"{exc.filename or self.out}); the old outputs are unchanged"
+            ) from None
 
     def _commit(self, managed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, str]]:
         shutil.rmtree(self.dir / self.scratch, ignore_errors=True)
@@ -219,8 +229,12 @@ class Staging:
         for rel, digest in manifest.items():
             os.chmod(self.dir / rel, 0o644)
             dst = self.out / rel
-            if not (old and dst.is_file() and dst.stat().st_size == (self.dir / rel).stat().st_size
-                    and _sha256(dst) == digest):
+            if not (
+                old
+                and dst.is_file()
+                and dst.stat().st_size == (self.dir / rel).stat().st_size
+                and _sha256(dst) == digest
+            ):
                 written.append(rel)
         if old:
             prefixes = tuple(f"{m}/" for m in managed)
@@ -237,8 +251,10 @@ class Staging:
         if previous is not None:
             shutil.rmtree(previous, ignore_errors=True)
             if previous.exists():
-                print(f"warning: could not remove the previous outputs at {previous}; the next build removes it",
-                      file=sys.stderr)
+                print(
+                    f"warning: could not remove the previous outputs at {previous}; the next build removes it",
+                    file=sys.stderr,
+                )
         return tuple(written), tuple(removed), manifest
 
     def _write_manifest(self, manifest: dict[str, str]) -> None:

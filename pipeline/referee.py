@@ -14,6 +14,7 @@ Command line (wired as ``python -m pipeline referee``)::
 
     referee GAME EVENT [key=value ...] [--source WITNESS] [--json] [--rules PATH]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -156,7 +157,18 @@ def table_from_frame(df) -> RuleTable:
         facts = tuple((k, tuple(v.split("|"))) for k, v in (p.split("=", 1) for p in split(rec["facts"])))
         cites = tuple(Citation(i, parse_law_id(i)[1], parse_law_id(i)[2]) for i in split(rec["citations"]))
         ruling = Ruling(rec["outcome"] or None, split(rec["options"]), rec["chooser"] or None, split(rec["penalties"]))
-        rows.append(Row(rec["ruleset"], rec["game"], rec["event"], facts, ruling, cites, split(rec["dissent"]), rec["note"] or ""))
+        rows.append(
+            Row(
+                rec["ruleset"],
+                rec["game"],
+                rec["event"],
+                facts,
+                ruling,
+                cites,
+                split(rec["dissent"]),
+                rec["note"] or "",
+            )
+        )
     rulesets = list(dict.fromkeys(r.ruleset for r in rows))
     witnesses = {c.witness for r in rows for c in r.citations}
     canon = [rs for rs in rulesets if rs not in witnesses]
@@ -188,7 +200,9 @@ def table_from_frame(df) -> RuleTable:
 # ---------------------------------------------------------------- adjudication
 
 
-def adjudicate(table, game: str, event: str, facts: Mapping[str, str] | None = None, source: str | None = None) -> Decision:
+def adjudicate(
+    table, game: str, event: str, facts: Mapping[str, str] | None = None, source: str | None = None
+) -> Decision:
     """Rule on an irregularity by the rule table (a ``RuleTable`` or its DataFrame). See the module docstring."""
     if not isinstance(table, RuleTable):
         table = table_from_frame(table)
@@ -198,7 +212,9 @@ def adjudicate(table, game: str, event: str, facts: Mapping[str, str] | None = N
         raise UnknownGameError(f"unknown game {game!r}; accepted: {', '.join(voc.games)}")
     spec = voc.event(game, event)
     if spec is None:
-        raise UnknownEventError(f"unknown event {event!r} for {game}; accepted: {', '.join(e.name for e in voc.events_of(game))}")
+        raise UnknownEventError(
+            f"unknown event {event!r} for {game}; accepted: {', '.join(e.name for e in voc.events_of(game))}"
+        )
     accepted_facts = "; ".join(f"{f.name}={'|'.join(f.values)}" for f in spec.facts) or "no facts"
     for k, v in facts.items():
         f = spec.fact(k)
@@ -209,7 +225,9 @@ def adjudicate(table, game: str, event: str, facts: Mapping[str, str] | None = N
     game_rulesets = [rs for rs in table.rulesets if any(r.ruleset == rs and r.game == game for r in table.rows)]
     if source is not None and (source == table.canonical or source not in game_rulesets):
         witnesses = [rs for rs in game_rulesets if rs != table.canonical]
-        raise UnknownSourceError(f"unknown source {source!r} for {game}; accepted: {', '.join(witnesses)} (or none: the canonical ruleset '{table.canonical}')")
+        raise UnknownSourceError(
+            f"unknown source {source!r} for {game}; accepted: {', '.join(witnesses)} (or none: the canonical ruleset '{table.canonical}')"
+        )
     ruleset = source or table.canonical
     rows = [r for r in table.rows if r.ruleset == ruleset and r.game == game and r.event == event]
     asked = tuple((f.name, facts[f.name]) for f in spec.facts if f.name in facts)
@@ -275,7 +293,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     p.add_argument("game", help="ecarte | whist")
     p.add_argument("event", help="the irregularity, e.g. deal_out_of_turn")
-    p.add_argument("facts", nargs="*", metavar="key=value", help="facts of the irregularity, e.g. discovered=after_trump")
+    p.add_argument(
+        "facts", nargs="*", metavar="key=value", help="facts of the irregularity, e.g. discovered=after_trump"
+    )
     p.add_argument("--source", default=None, help="answer by this witness's laws (default: the canonical ruleset)")
     p.add_argument("--json", action="store_true", help="print the decision as JSON")
     p.add_argument("--rules", default=str(DEFAULT_RULES), help="the rule table (default: %(default)s)")

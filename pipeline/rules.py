@@ -25,6 +25,7 @@ Public API::
 or all in one: ``make_rule_table(laws, links, corpus_dir)``.
 Command line: ``python -m pipeline.rules hashes|check [--laws outputs/laws.csv] [--corpus corpus]``.
 """
+
 from __future__ import annotations
 
 import csv
@@ -47,10 +48,22 @@ ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_CANONICAL = "canonical"
 TABLE_FORMAT = "rules/1"
 CSV_COLUMNS = (
-    "ruleset", "game", "event", "facts", "outcome", "options", "chooser", "penalties",
-    "citations", "sources", "dissent", "note",
+    "ruleset",
+    "game",
+    "event",
+    "facts",
+    "outcome",
+    "options",
+    "chooser",
+    "penalties",
+    "citations",
+    "sources",
+    "dissent",
+    "note",
 )
-_LAW_ID = re.compile(r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$")
+_LAW_ID = re.compile(
+    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$"
+)
 
 
 class AnnotationError(PipelineError):
@@ -107,7 +120,10 @@ class Vocabulary:
             "penalties": list(self.penalties),
             "events": {
                 g: {
-                    e.name: {f.name: {"values": list(f.values), **({"default": f.default} if f.default else {})} for f in e.facts}
+                    e.name: {
+                        f.name: {"values": list(f.values), **({"default": f.default} if f.default else {})}
+                        for f in e.facts
+                    }
                     for e in self.events_of(g)
                 }
                 for g in self.games
@@ -128,7 +144,9 @@ def load_vocabulary(corpus_dir: Path) -> Vocabulary:
     path = Path(corpus_dir) / "annotations" / "vocabulary.toml"
     d = _read_toml(path)
     try:
-        descriptions = tuple((k, v) for section in ("games", "parties", "outcomes", "penalties") for k, v in d[section].items())
+        descriptions = tuple(
+            (k, v) for section in ("games", "parties", "outcomes", "penalties") for k, v in d[section].items()
+        )
         events = []
         for game, evs in d["events"].items():
             if game not in d["games"]:
@@ -140,7 +158,9 @@ def load_vocabulary(corpus_dir: Path) -> Vocabulary:
                 )
                 for f in facts:
                     if f.default is not None and f.default not in f.values:
-                        raise AnnotationError(f"{path}: {game}.{name}.{f.name}: default {f.default!r} is not one of {'|'.join(f.values)}")
+                        raise AnnotationError(
+                            f"{path}: {game}.{name}.{f.name}: default {f.default!r} is not one of {'|'.join(f.values)}"
+                        )
                 events.append(EventSpec(game, name, facts, spec.get("description", "")))
         implies = tuple((k, tuple(v)) for k, v in d.get("implies", {}).items())
         terms = set(d["outcomes"]) | set(d["penalties"])
@@ -148,7 +168,13 @@ def load_vocabulary(corpus_dir: Path) -> Vocabulary:
             if k not in terms or not set(v) <= terms:
                 raise AnnotationError(f"{path}: [implies] {k} = {v}: terms must be outcomes or penalties")
         return Vocabulary(
-            tuple(d["games"]), tuple(d["parties"]), tuple(d["outcomes"]), tuple(d["penalties"]), tuple(events), descriptions, implies
+            tuple(d["games"]),
+            tuple(d["parties"]),
+            tuple(d["outcomes"]),
+            tuple(d["penalties"]),
+            tuple(events),
+            descriptions,
+            implies,
         )
     except KeyError as exc:
         raise AnnotationError(f"{path}: missing section or key {exc}") from None
@@ -167,7 +193,12 @@ class Ruling:
     penalties: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"outcome": self.outcome, "options": list(self.options), "chooser": self.chooser, "penalties": list(self.penalties)}
+        return {
+            "outcome": self.outcome,
+            "options": list(self.options),
+            "chooser": self.chooser,
+            "penalties": list(self.penalties),
+        }
 
     def terms(self) -> frozenset[str]:
         return frozenset(([self.outcome] if self.outcome else []) + list(self.options) + list(self.penalties))
@@ -209,7 +240,9 @@ def parse_law_id(law_id: str) -> tuple[str, str, int | None]:
     """``"ecarte.fr-000.law-6"`` -> ``("ecarte", "fr-000", 6)``; clauses give the law's number, rules None."""
     m = _LAW_ID.match(law_id)
     if not m:
-        raise AnnotationError(f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[.<x>] or <game>.<witness>.rule-<k>")
+        raise AnnotationError(
+            f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[.<x>] or <game>.<witness>.rule-<k>"
+        )
     return m["game"], m["witness"], int(m["n"]) if m["n"] else None
 
 
@@ -246,13 +279,22 @@ def _annotation(e: Mapping, voc: Vocabulary, where: str, rel: str, has_ruling: b
         raise AnnotationError(f"{where}: {exc}") from None
     if game not in voc.games:
         raise AnnotationError(f"{where}: unknown game {game!r}; accepted: {', '.join(voc.games)}")
-    common: dict[str, Any] = dict(law_id=law_id, text_hash=str(e.get("text_hash", "")), game=game, witness=witness, note=str(e.get("note", "")), file=rel)
+    common: dict[str, Any] = dict(
+        law_id=law_id,
+        text_hash=str(e.get("text_hash", "")),
+        game=game,
+        witness=witness,
+        note=str(e.get("note", "")),
+        file=rel,
+    )
     if not has_ruling:
         return Annotation(event=None, **common)
     event = e.get("event")
     spec = voc.event(game, event) if isinstance(event, str) else None
     if spec is None:
-        raise AnnotationError(f"{where} ({law_id}): unknown event {event!r}; accepted: {', '.join(x.name for x in voc.events_of(game))}")
+        raise AnnotationError(
+            f"{where} ({law_id}): unknown event {event!r}; accepted: {', '.join(x.name for x in voc.events_of(game))}"
+        )
     facts_in = e.get("facts", {})
     if not isinstance(facts_in, Mapping):
         raise AnnotationError(f"{where} ({law_id}): facts must be a table of fact = value or [values]")
@@ -284,11 +326,15 @@ def _annotation(e: Mapping, voc: Vocabulary, where: str, rel: str, has_ruling: b
     if chooser is not None and chooser not in voc.parties:
         raise AnnotationError(f"{where} ({law_id}): unknown chooser {chooser!r}; accepted: {', '.join(voc.parties)}")
     if bool(options) != bool(chooser):
-        raise AnnotationError(f"{where} ({law_id}): options and chooser go together (options {list(options)}, chooser {chooser!r})")
+        raise AnnotationError(
+            f"{where} ({law_id}): options and chooser go together (options {list(options)}, chooser {chooser!r})"
+        )
     if outcome and options:
         raise AnnotationError(f"{where} ({law_id}): give an outcome or options, not both")
     if not (outcome or options or penalties):
-        raise AnnotationError(f"{where} ({law_id}): a ruling needs an outcome, options or penalties (else use [[no_ruling]])")
+        raise AnnotationError(
+            f"{where} ({law_id}): a ruling needs an outcome, options or penalties (else use [[no_ruling]])"
+        )
     ruling = Ruling(
         outcome,
         tuple(t for t in voc.outcomes if t in options),
@@ -370,8 +416,12 @@ def load_patterns(corpus_dir: Path) -> tuple[PatternSpec, ...]:
     out = []
     for i, p in enumerate(d.get("pattern", [])):
         if "term" not in p or p.get("lang") not in ("fr", "en") or bool(p.get("tokens")) == bool(p.get("phrase")):
-            raise AnnotationError(f"{path} pattern #{i + 1}: needs term, lang (fr|en) and exactly one of tokens, phrase")
-        out.append(PatternSpec(p["term"], p["lang"], json.dumps(p.get("tokens", []), sort_keys=True), p.get("phrase", "")))
+            raise AnnotationError(
+                f"{path} pattern #{i + 1}: needs term, lang (fr|en) and exactly one of tokens, phrase"
+            )
+        out.append(
+            PatternSpec(p["term"], p["lang"], json.dumps(p.get("tokens", []), sort_keys=True), p.get("phrase", ""))
+        )
     return tuple(out)
 
 
@@ -501,8 +551,14 @@ class RuleReport:
 
     def text(self, summary: str = "") -> str:
         sections = (
-            ("static check failures (no two rows of a ruleset overlap; every law with a ruling is covered)", self.check_failures),
-            ("stale curated entries (law text changed since review: re-review, then paste the hash from `python -m pipeline.rules hashes`)", self.stale),
+            (
+                "static check failures (no two rows of a ruleset overlap; every law with a ruling is covered)",
+                self.check_failures,
+            ),
+            (
+                "stale curated entries (law text changed since review: re-review, then paste the hash from `python -m pipeline.rules hashes`)",
+                self.stale,
+            ),
             ("curated laws not among the laws of this build", self.unknown_laws),
             ("suggestions disagreeing with the curation", self.disagreements),
             ("laws with no curated entry (not reviewed)", self.unreviewed),
@@ -546,11 +602,14 @@ class RuleTable:
             raise RuleTableError(f"not a rule table (format {d.get('format')!r}, expected {TABLE_FORMAT!r})")
         rows = tuple(
             Row(
-                r["ruleset"], r["game"], r["event"],
+                r["ruleset"],
+                r["game"],
+                r["event"],
                 tuple((k, tuple(vs)) for k, vs in r["facts"].items()),
                 Ruling(r["outcome"], tuple(r["options"]), r["chooser"], tuple(r["penalties"])),
                 tuple(Citation(c["law_id"], c["witness"], c["number"]) for c in r["citations"]),
-                tuple(r.get("dissent", ())), r.get("note", ""),
+                tuple(r.get("dissent", ())),
+                r.get("note", ""),
             )
             for r in d["rows"]
         )
@@ -617,7 +676,9 @@ def build_rule_table(
     voc = resources.vocabulary
     spec_by_name = {r.name: r for r in resources.rulesets}
     if canonical not in spec_by_name:
-        raise AnnotationError(f"unknown canonical ruleset {canonical!r}; defined in canonical.toml: {', '.join(spec_by_name)}")
+        raise AnnotationError(
+            f"unknown canonical ruleset {canonical!r}; defined in canonical.toml: {', '.join(spec_by_name)}"
+        )
     canon = spec_by_name[canonical]
     law_by_id = {law.id: law for law in laws}
     rulings = [a for a in annotations if a.ruling is not None]
@@ -718,7 +779,9 @@ def _pattern_key(voc: Vocabulary, r: Row) -> tuple:
     return tuple(out)
 
 
-def _compress(spec: EventSpec, keys: Sequence[str], space: list[dict], results: Mapping[int, tuple]) -> list[tuple[Pattern, tuple]]:
+def _compress(
+    spec: EventSpec, keys: Sequence[str], space: list[dict], results: Mapping[int, tuple]
+) -> list[tuple[Pattern, tuple]]:
     """Merge the assignments with the same result into disjoint cubes (fact patterns); drop full-domain facts."""
     cubes: list[tuple[dict[str, frozenset], tuple]] = [
         ({k: frozenset([space[i][k]]) for k in keys}, res) for i, res in sorted(results.items())
@@ -745,9 +808,7 @@ def _compress(spec: EventSpec, keys: Sequence[str], space: list[dict], results: 
     out = []
     for cube, res in cubes:
         pattern = tuple(
-            (k, tuple(v for v in domains[k] if v in cube[k]))
-            for k in keys
-            if cube[k] != frozenset(domains[k])
+            (k, tuple(v for v in domains[k] if v in cube[k])) for k in keys if cube[k] != frozenset(domains[k])
         )
         out.append((pattern, res))
     return out
@@ -794,9 +855,13 @@ def _report(laws, annotations, suggestions, links, rows, resources, failures, di
             continue
         hashes = sorted({a.text_hash for a in anns})
         if hashes != [law.text_hash]:
-            stale.append(f"{law_id}: reviewed against {','.join(h or '(none)' for h in hashes)}, text now {law.text_hash}")
+            stale.append(
+                f"{law_id}: reviewed against {','.join(h or '(none)' for h in hashes)}, text now {law.text_hash}"
+            )
     unreviewed = [f"{law.id}: {law.text[:70]}" for law in laws if law.id not in by_law]
-    no_ruling = [f"{law_id}: {anns[0].note}" for law_id, anns in sorted(by_law.items()) if all(a.ruling is None for a in anns)]
+    no_ruling = [
+        f"{law_id}: {anns[0].note}" for law_id, anns in sorted(by_law.items()) if all(a.ruling is None for a in anns)
+    ]
     # suggestions against curation
     terms_with_patterns = {(p.lang, p.term) for p in resources.patterns}
     found: dict[str, dict[str, str]] = {}
@@ -818,17 +883,27 @@ def _report(laws, annotations, suggestions, links, rows, resources, failures, di
         for term in sorted(set(sug) - curated - implied):
             disagreements.append(f"{law.id}: the text suggests {term} ({sug[term]!r}), not in the curated rulings")
         for term in sorted(curated - set(sug)):
-            if (law.lang, term) in terms_with_patterns or (term.startswith("event:") and any(t.startswith("event:") for t in sug)):
+            if (law.lang, term) in terms_with_patterns or (
+                term.startswith("event:") and any(t.startswith("event:") for t in sug)
+            ):
                 disagreements.append(f"{law.id}: curated {term} is not found in the text by the patterns")
     ruled = {a.law_id for a in annotations if a.ruling is not None}
     link_gaps = []
     for link in links:
         for x, y in ((link.a, link.b), (link.b, link.a)):
             if x in ruled and y not in by_law and y in law_by_id:
-                link_gaps.append(f"{y}: aligned with {x} ({link.kind}, {link.score:.2f}) which has a ruling; {y} has no curated entry")
+                link_gaps.append(
+                    f"{y}: aligned with {x} ({link.kind}, {link.score:.2f}) which has a ruling; {y} has no curated entry"
+                )
     return RuleReport(
-        tuple(stale), tuple(unknown), tuple(unreviewed), tuple(no_ruling), tuple(disagreements),
-        tuple(sorted(set(link_gaps))), tuple(differ), tuple(failures),
+        tuple(stale),
+        tuple(unknown),
+        tuple(unreviewed),
+        tuple(no_ruling),
+        tuple(disagreements),
+        tuple(sorted(set(link_gaps))),
+        tuple(differ),
+        tuple(failures),
     )
 
 
@@ -855,7 +930,9 @@ def rules_outputs(table: RuleTable) -> dict[str, bytes]:
     }
 
 
-def make_rule_table(laws: Sequence[Law], links: Sequence[Link] = (), corpus_dir: Path | None = None, canonical: str = DEFAULT_CANONICAL) -> RuleTable:
+def make_rule_table(
+    laws: Sequence[Law], links: Sequence[Link] = (), corpus_dir: Path | None = None, canonical: str = DEFAULT_CANONICAL
+) -> RuleTable:
     """Everything the build needs in one call: load resources, suggest, build."""
     resources = load_rule_resources(Path(corpus_dir) if corpus_dir else ROOT / "corpus")
     suggestions = suggest_rulings(laws, resources.patterns)
@@ -888,9 +965,19 @@ def laws_from_csv(path: Path) -> tuple[Law, ...]:
 
     return tuple(
         Law(
-            id=r["law_id"], witness_id=r["witness"], game=r["game"], lang=r["lang"], kind=r["kind"],
-            number=num(r["number"]), printed=r["printed"], label=r["label"], order=num(r["order"]) or 0,
-            start=num(r["start"]) or 0, end=num(r["end"]) or 0, text=r["text"], parent=r["parent"] or None,
+            id=r["law_id"],
+            witness_id=r["witness"],
+            game=r["game"],
+            lang=r["lang"],
+            kind=r["kind"],
+            number=num(r["number"]),
+            printed=r["printed"],
+            label=r["label"],
+            order=num(r["order"]) or 0,
+            start=num(r["start"]) or 0,
+            end=num(r["end"]) or 0,
+            text=r["text"],
+            parent=r["parent"] or None,
         )
         for r in df.to_dict("records")
     )
@@ -904,7 +991,7 @@ def hash_lines(laws: Sequence[Law], annotations: Sequence[Annotation]) -> list[s
         curated = sorted({a.text_hash for a in annotations if a.law_id == law_id})
         law = law_by_id.get(law_id)
         if law is None:
-            out.append(f'# {law_id}: no such law in this build')
+            out.append(f"# {law_id}: no such law in this build")
             continue
         status = "ok" if curated == [law.text_hash] else f"STALE (curated {','.join(curated)})"
         out.append(f'law_id = "{law_id}"  text_hash = "{law.text_hash}"  # {status}')
@@ -914,9 +1001,17 @@ def hash_lines(laws: Sequence[Law], annotations: Sequence[Annotation]) -> list[s
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="python -m pipeline.rules", description="Review the curated rulings against the laws of the build.")
-    p.add_argument("command", choices=["hashes", "check"], help="hashes: print the current text hash of every curated law (to paste after review); check: print the rule table report")
-    p.add_argument("--laws", default=str(ROOT / "outputs" / "laws.csv"), help="the build's law table (default: %(default)s)")
+    p = argparse.ArgumentParser(
+        prog="python -m pipeline.rules", description="Review the curated rulings against the laws of the build."
+    )
+    p.add_argument(
+        "command",
+        choices=["hashes", "check"],
+        help="hashes: print the current text hash of every curated law (to paste after review); check: print the rule table report",
+    )
+    p.add_argument(
+        "--laws", default=str(ROOT / "outputs" / "laws.csv"), help="the build's law table (default: %(default)s)"
+    )
     p.add_argument("--corpus", default=str(ROOT / "corpus"))
     args = p.parse_args(argv)
     try:
@@ -925,7 +1020,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.command == "hashes":
             print("\n".join(hash_lines(laws, resources.annotations)))
         else:
-            table = build_rule_table(laws, resources.annotations, suggest_rulings(laws, resources.patterns), (), resources=resources)
+            table = build_rule_table(
+                laws, resources.annotations, suggest_rulings(laws, resources.patterns), (), resources=resources
+            )
             sys.stdout.write(rules_outputs(table)["rules_report.txt"].decode("utf-8"))
             return 0 if table.report.ok else 1
     except PipelineError as exc:

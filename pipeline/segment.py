@@ -44,6 +44,7 @@ Output conventions
   lower case), ``...rule-<k>`` for unnumbered rules.  When a number occurs again in the same
   witness (numbering restarted per section), the k-th occurrence (k >= 2) gets ``law-<n>-<k>``.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -121,7 +122,9 @@ def load_markers(path: Path = DEFAULT_MARKERS_PATH) -> MarkerLexicon:
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, MarkerLexiconError):
             raise
-        raise MarkerLexiconError(f"{path}: missing or malformed section ({exc!r}); see the comments in the file") from None
+        raise MarkerLexiconError(
+            f"{path}: missing or malformed section ({exc!r}); see the comments in the file"
+        ) from None
 
 
 @lru_cache(maxsize=8)
@@ -289,7 +292,7 @@ def _context(text: str, pos: int, cfg: SegmentConfig) -> tuple[float, str]:
     c = text[i]
     if c in SENTENCE_END and i < pos - 1:
         return cfg.sentence_start_score, "sentence start"
-    if c in "—–" :
+    if c in "—–":
         return cfg.sentence_start_score, "after a dash"
     if c == ",":
         return cfg.comma_score, "after a comma"
@@ -370,9 +373,7 @@ def _candidates(text: str, cfg: SegmentConfig) -> list[_Candidate]:
             if not readings:
                 continue
             fscore, body = _follow(text, m.end(), term, cfg)
-            out.append(
-                _Candidate(pos, m.end(), body, text[pos : m.end()], style, readings, score + fscore, ctx_desc)
-            )
+            out.append(_Candidate(pos, m.end(), body, text[pos : m.end()], style, readings, score + fscore, ctx_desc))
     return out
 
 
@@ -518,9 +519,7 @@ class _Clause:
     system: str  # "letter" | "roman"
 
 
-_CLAUSE_RE = re.compile(
-    r"\((?P<pl>[a-z])\)|(?P<l>[a-z])\)(?=\s)|\((?P<pr>[ivxl]+)\.?\)|(?P<R>[IVXL]+)\.(?=\s)"
-)
+_CLAUSE_RE = re.compile(r"\((?P<pl>[a-z])\)|(?P<l>[a-z])\)(?=\s)|\((?P<pr>[ivxl]+)\.?\)|(?P<R>[IVXL]+)\.(?=\s)")
 
 
 def _clause_candidates(text: str, start: int, end: int) -> list[_Clause]:
@@ -665,7 +664,11 @@ def _classify_opening(b: _Builder, start: int, end: int) -> tuple[int, int] | No
     for k, (ls, le) in enumerate(lines):
         line = text[ls:le]
         kind = "heading" if (_is_caps_heading(line, cfg) or _is_title_heading(line, cfg)) else "prose"
-        if kind == "heading" and k + 1 < len(lines) and _first_letter(text[lines[k + 1][0] : lines[k + 1][1]]).islower():
+        if (
+            kind == "heading"
+            and k + 1 < len(lines)
+            and _first_letter(text[lines[k + 1][0] : lines[k + 1][1]]).islower()
+        ):
             kind = "prose"  # a line continued by a lower-case line is the start of a paragraph
         if blocks and blocks[-1][0] == "prose" and kind == "prose":
             blocks[-1] = ("prose", blocks[-1][1], le)
@@ -848,7 +851,7 @@ def _emit_law_body(
             label=f"{number}({cl.key})",
             start=cl.start,
             end=c_end,
-            text=_collapse(text[cl.body:c_end]),
+            text=_collapse(text[cl.body : c_end]),
             confidence=cfg.clause_confidence,
             complete=True,
             parent=lid,
@@ -880,8 +883,12 @@ def _sentences(text: str, start: int, end: int, lang: str, cfg: SegmentConfig) -
     from .nlp import docs
 
     nlp = _nlp(lang, dict(cfg.spacy_models).get(lang, ""))
-    return [a + s.start_char for a, doc in docs(nlp, text, start=start, end=end, desc="segment: sentences")
-            for s in doc.sents if s.text.strip()]
+    return [
+        a + s.start_char
+        for a, doc in docs(nlp, text, start=start, end=end, desc="segment: sentences")
+        for s in doc.sents
+        if s.text.strip()
+    ]
 
 
 def _emit_rules(b: _Builder) -> None:

@@ -30,6 +30,7 @@ witness (before the first placed one when it has no predecessor), so every colum
 order as far as the links allow.  A law linked to laws of more than one row (an n:m link) sits in
 its best row and is *referred to* (``data-ref-law-id``, "see also") in the others.
 """
+
 from __future__ import annotations
 
 import bisect
@@ -133,10 +134,13 @@ def search_key(texts: Iterable[str], glossary: Sequence[tuple[Sequence[str], Seq
     pending = [tuple(fold(t) for t in (*fr, *en)) for fr, en in glossary]
     found = hay
     while True:  # to a fixed point: a term added by one pair brings the pairs it belongs to (trump -> atout)
-        hit = [terms for terms in pending
-               # (a term at the start of a word: its inflected forms too, trumps and atouts, as the box's
-               # substring search finds them)
-               if any(re.search(r"(?<!\w)" + re.escape(t), found) for t in terms)]
+        hit = [
+            terms
+            for terms in pending
+            # (a term at the start of a word: its inflected forms too, trumps and atouts, as the box's
+            # substring search finds them)
+            if any(re.search(r"(?<!\w)" + re.escape(t), found) for t in terms)
+        ]
         if not hit:
             break
         pending = [terms for terms in pending if terms not in hit]
@@ -162,8 +166,14 @@ def ruling_sentence(row: Mapping) -> str:
     if not isinstance(row, Mapping):
         return ""
     parts = []
-    lead = " ".join(x for x in (f"In the {_words(row['ruleset'])} rules" if row.get("ruleset") else "",
-                                f"of {_words(row['game'])}" if row.get("game") else "") if x)
+    lead = " ".join(
+        x
+        for x in (
+            f"In the {_words(row['ruleset'])} rules" if row.get("ruleset") else "",
+            f"of {_words(row['game'])}" if row.get("game") else "",
+        )
+        if x
+    )
     when = _words(row.get("event") or row.get("rule_id") or "")
     facts = _words(row.get("facts") or "")
     cond = f"when {when}" + (f" ({facts})" if facts else "") if when else ""
@@ -174,14 +184,31 @@ def ruling_sentence(row: Mapping) -> str:
     elif head:
         parts.append(head)
     if row.get("options"):
-        parts.append("the options are " + _words(row["options"])
-                     + (f", chosen by the {_words(row['chooser'])}" if row.get("chooser") else ""))
+        parts.append(
+            "the options are "
+            + _words(row["options"])
+            + (f", chosen by the {_words(row['chooser'])}" if row.get("chooser") else "")
+        )
     if row.get("penalties"):
         parts.append("penalties: " + _words(row["penalties"]))
     if row.get("dissent"):
         parts.append("witnesses that rule otherwise: " + _words(row["dissent"]))
-    known = {"ruleset", "game", "event", "rule_id", "facts", "outcome", "options", "chooser", "penalties",
-             "dissent", "note", "citations", "sources", "law_id"}
+    known = {
+        "ruleset",
+        "game",
+        "event",
+        "rule_id",
+        "facts",
+        "outcome",
+        "options",
+        "chooser",
+        "penalties",
+        "dissent",
+        "note",
+        "citations",
+        "sources",
+        "law_id",
+    }
     for k, v in row.items():
         if k not in known and v not in (None, "", [], {}):
             parts.append(f"{_words(k)}: {_words(v)}")
@@ -251,8 +278,10 @@ def reading_units(cleaned, config: SiteConfig = SiteConfig()) -> list[_Unit]:
     """Highlights of the cleaned text: repaired words (widened to whole words) and flagged words."""
     text, raw = cleaned.text, cleaned.raw
     c2r, r2c = offset_maps(raw, cleaned.corrections)
-    layout = sorted({(c.start, c.end) for c in cleaned.corrections if c.kind in config.layout_kinds}
-                    | {(p.raw_start, p.raw_end) for p in cleaned.page_breaks if p.raw_end > p.raw_start})
+    layout = sorted(
+        {(c.start, c.end) for c in cleaned.corrections if c.kind in config.layout_kinds}
+        | {(p.raw_start, p.raw_end) for p in cleaned.page_breaks if p.raw_end > p.raw_start}
+    )
     units: list[_Unit] = []
     for c in cleaned.corrections:
         if c.kind in config.quiet_kinds or c.kind in config.layout_kinds:
@@ -329,8 +358,17 @@ def _unit_view(u: _Unit, tip: str, text: str, extra_class: str = "", tag: str = 
         classes.append("flag")
     if extra_class:
         classes.append(extra_class)
-    view: dict[str, Any] = {"kind": "unit", "tag": tag, "classes": " ".join(classes), "tip": tip, "text": text,
-                            "kinds": "", "confidence": "", "page": "", "page_label": None}
+    view: dict[str, Any] = {
+        "kind": "unit",
+        "tag": tag,
+        "classes": " ".join(classes),
+        "tip": tip,
+        "text": text,
+        "kinds": "",
+        "confidence": "",
+        "page": "",
+        "page_label": None,
+    }
     if u.corrections:
         view["kinds"] = " ".join(dict.fromkeys(c.kind for c in u.corrections))
         view["confidence"] = _conf(min(c.confidence for c in u.corrections))
@@ -341,8 +379,9 @@ def _text_piece(s: str) -> dict:
     return {"kind": "text", "text": s}
 
 
-def _pieces(text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tuple[int, dict]],
-            render_unit) -> list[dict]:
+def _pieces(
+    text: str, a: int, b: int, units: Sequence[_Unit], points: Sequence[tuple[int, dict]], render_unit
+) -> list[dict]:
     """The pieces of text[a:b]: plain text, the units (clipped to a..b) and the point markers.
 
     A point that falls inside a unit is emitted right after the unit; a point at ``b`` belongs to the
@@ -461,7 +500,9 @@ def _rule_view(row: Mapping, law_by_id: Mapping[str, Law], prefix: str) -> dict:
     for lid in _citations(row):
         law = law_by_id.get(lid)
         if law is not None:
-            cites.append({"href": witness_href(law.witness_id, law.id, prefix), "label": f"{law.witness_id} · {law_label(law)}"})
+            cites.append(
+                {"href": witness_href(law.witness_id, law.id, prefix), "label": f"{law.witness_id} · {law_label(law)}"}
+            )
     return {"sentence": ruling_sentence(row), "note": str(row.get("note") or ""), "citations": cites}
 
 
@@ -480,8 +521,9 @@ class SynopticRow:
         return [law.id for ls in self.laws.values() for law in ls]
 
 
-def synoptic_rows(witness_ids: Sequence[str], laws_of: Mapping[str, Sequence[Law]],
-                  links: Sequence[Link]) -> list[SynopticRow]:
+def synoptic_rows(
+    witness_ids: Sequence[str], laws_of: Mapping[str, Sequence[Law]], links: Sequence[Link]
+) -> list[SynopticRow]:
     """Group the laws of one game into provisions (see the module docstring)."""
     score: dict[str, dict[str, Link]] = defaultdict(dict)
     law_witness = {law.id: w for w in witness_ids for law in laws_of.get(w, ())}
@@ -578,9 +620,14 @@ def _lang_title(lang: str, config: SiteConfig) -> str:
 def _link_view(k: Link, other: Law, prefix: str, config: SiteConfig) -> dict:
     sc = f"{k.score:.{config.score_digits}f}"
     return {
-        "a": k.a, "b": k.b, "score": sc, "kind": k.kind, "evidence": k.evidence,
+        "a": k.a,
+        "b": k.b,
+        "score": sc,
+        "kind": k.kind,
+        "evidence": k.evidence,
         "href": witness_href(other.witness_id, other.id, prefix),
-        "other_witness": other.witness_id, "other_label": law_label(other),
+        "other_witness": other.witness_id,
+        "other_label": law_label(other),
         "tip": f"score {sc} · {k.kind}" + (f" · {k.evidence}" if k.evidence else ""),
     }
 
@@ -622,9 +669,14 @@ def _collation_view(a: Law, b: Law, readings: Mapping[str, str]) -> dict:
     return {"against": b.witness_id, "tokens": toks, "variants": sum(1 for t in toks if t["var"])}
 
 
-def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[Link],
-                   law_by_id: Mapping[str, Law], config: SiteConfig,
-                   glossary: Sequence = ()) -> dict:
+def _synoptic_view(
+    game: str,
+    results: Sequence[WitnessResult],
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    config: SiteConfig,
+    glossary: Sequence = (),
+) -> dict:
     wids = [r.witness.id for r in results]
     laws_of = {r.witness.id: r.segmented.laws for r in results}
     game_links = [k for k in links if k.a in law_by_id and k.b in law_by_id]
@@ -637,8 +689,15 @@ def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[
         if any(law.id in collated for law in r.segmented.laws):
             readings.update(witness_readings(r))
         printed.update(_printed_forms(r))
-    columns = [{"id": r.witness.id, "href": witness_href(r.witness.id), "lang": _lang_title(r.witness.lang, config),
-                "kind": r.witness.kind} for r in results]
+    columns = [
+        {
+            "id": r.witness.id,
+            "href": witness_href(r.witness.id),
+            "lang": _lang_title(r.witness.lang, config),
+            "kind": r.witness.kind,
+        }
+        for r in results
+    ]
     row_views = []
     for i, row in enumerate(rows, 1):
         cells = []
@@ -649,53 +708,122 @@ def _synoptic_view(game: str, results: Sequence[WitnessResult], links: Sequence[
             row_laws = [x for ls in row.laws.values() for x in ls]
             for law in row.laws.get(w, []):
                 ls = _links_of(law.id, game_links)
-                laws.append({
-                    "id": law.id, "href": witness_href(w, law.id), "label": law_label(law), "lang": law.lang,
-                    "text": law.text, "printed": bool(law.printed), "complete": law.complete,
-                    "links": [_link_view(k, law_by_id[o], "", config) for k, o in ls],
-                    "best": f"{ls[0][0].score:.{config.score_digits}f}" if ls else "",
-                    "collations": [_collation_view(law, o, readings) for o in row_laws
-                                   if frozenset((law.id, o.id)) in pairs],
-                })
+                laws.append(
+                    {
+                        "id": law.id,
+                        "href": witness_href(w, law.id),
+                        "label": law_label(law),
+                        "lang": law.lang,
+                        "text": law.text,
+                        "printed": bool(law.printed),
+                        "complete": law.complete,
+                        "links": [_link_view(k, law_by_id[o], "", config) for k, o in ls],
+                        "best": f"{ls[0][0].score:.{config.score_digits}f}" if ls else "",
+                        "collations": [
+                            _collation_view(law, o, readings) for o in row_laws if frozenset((law.id, o.id)) in pairs
+                        ],
+                    }
+                )
                 texts += [law.text, *printed.get(law.id, ())]
             refs = []
             for law, k in row.refs.get(w, []):
                 sc = f"{k.score:.{config.score_digits}f}"
-                refs.append({"id": law.id, "href": witness_href(w, law.id), "label": law_label(law), "score": sc,
-                             "tip": f"score {sc} · {k.kind} · {k.evidence}"})
-            cells.append({"witness": w, "label": f"{w} ({_lang_title(r.witness.lang, config)}, {r.witness.kind})",
-                          "laws": laws, "refs": refs, "search": search_key(texts, glossary) if texts else ""})
-        row_views.append({
-            "id": row_anchor(row.law_ids()), "n": i, "laws": " ".join(row.law_ids()), "cells": cells,
-            "unmatched": sum(1 for ls in row.laws.values() if ls) == 1,
-        })
+                refs.append(
+                    {
+                        "id": law.id,
+                        "href": witness_href(w, law.id),
+                        "label": law_label(law),
+                        "score": sc,
+                        "tip": f"score {sc} · {k.kind} · {k.evidence}",
+                    }
+                )
+            cells.append(
+                {
+                    "witness": w,
+                    "label": f"{w} ({_lang_title(r.witness.lang, config)}, {r.witness.kind})",
+                    "laws": laws,
+                    "refs": refs,
+                    "search": search_key(texts, glossary) if texts else "",
+                }
+            )
+        row_views.append(
+            {
+                "id": row_anchor(row.law_ids()),
+                "n": i,
+                "laws": " ".join(row.law_ids()),
+                "cells": cells,
+                "unmatched": sum(1 for ls in row.laws.values() if ls) == 1,
+            }
+        )
     return {"game": game, "title": _game_title(game, config), "columns": columns, "rows": row_views}
 
 
-def _index_html(results: Sequence[WitnessResult], links: Sequence[Link], law_by_id: Mapping[str, Law],
-                config: SiteConfig, glossary: Sequence = (), data_files: Sequence[str] = (),
-                edition: EditionInfo = EditionInfo()) -> str:
+def _index_html(
+    results: Sequence[WitnessResult],
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    config: SiteConfig,
+    glossary: Sequence = (),
+    data_files: Sequence[str] = (),
+    edition: EditionInfo = EditionInfo(),
+) -> str:
     games = list(dict.fromkeys(r.witness.game for r in results))
     witnesses = []
     for r in results:
         w = r.witness
-        meta = " · ".join(x for x in (_game_title(w.game, config), _lang_title(w.lang, config), w.kind,
-                                        w.author, str(w.year or ""), f"p. {w.page}" if w.page else "") if x)
-        witnesses.append({"id": w.id, "game": w.game, "href": witness_href(w.id), "title": w.title, "meta": meta,
-                          "laws": len(r.segmented.laws), "corrections": len(r.cleaned.corrections),
-                          "flags": len(r.cleaned.flags), "downloads": _downloads(w.id, "../")})
+        meta = " · ".join(
+            x
+            for x in (
+                _game_title(w.game, config),
+                _lang_title(w.lang, config),
+                w.kind,
+                w.author,
+                str(w.year or ""),
+                f"p. {w.page}" if w.page else "",
+            )
+            if x
+        )
+        witnesses.append(
+            {
+                "id": w.id,
+                "game": w.game,
+                "href": witness_href(w.id),
+                "title": w.title,
+                "meta": meta,
+                "laws": len(r.segmented.laws),
+                "corrections": len(r.cleaned.corrections),
+                "flags": len(r.cleaned.flags),
+                "downloads": _downloads(w.id, "../"),
+            }
+        )
     sections = []
     for g in games:
         rs = [r for r in results if r.witness.game == g]
-        sections.append(_synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config,
-                                       glossary))
+        sections.append(
+            _synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config, glossary)
+        )
     data = [{"href": "../" + f, "name": f, "what": _data_what(f)} for f in data_files]
-    data += [{"href": f"../tei/collation-{g}.xml", "name": f"tei/collation-{g}.xml",
-              "what": f"word-level collation of the aligned laws of {_game_title(g, config)} (TEI)"} for g in games]
-    return _render("index.html", title=config.title, site_title=config.title, prefix="", page_class="index",
-                   witnesses=witnesses, games=[{"id": g, "title": _game_title(g, config)} for g in games],
-                   sections=sections, data=data, tables=[{"href": "../" + t, "name": t} for t in config.tables],
-                   edition=edition)
+    data += [
+        {
+            "href": f"../tei/collation-{g}.xml",
+            "name": f"tei/collation-{g}.xml",
+            "what": f"word-level collation of the aligned laws of {_game_title(g, config)} (TEI)",
+        }
+        for g in games
+    ]
+    return _render(
+        "index.html",
+        title=config.title,
+        site_title=config.title,
+        prefix="",
+        page_class="index",
+        witnesses=witnesses,
+        games=[{"id": g, "title": _game_title(g, config)} for g in games],
+        sections=sections,
+        data=data,
+        tables=[{"href": "../" + t, "name": t} for t in config.tables],
+        edition=edition,
+    )
 
 
 def _data_what(name: str) -> str:
@@ -710,14 +838,16 @@ def _data_what(name: str) -> str:
 
 def _downloads(witness_id: str, prefix: str) -> list[dict]:
     """What one can download of a witness (relative to the site's folder given by ``prefix``)."""
-    return [{"href": f"{prefix}tei/{quote(witness_id)}.xml", "name": "TEI"},
-            {"href": f"{prefix}text/{quote(witness_id)}.txt", "name": "text"}]
+    return [
+        {"href": f"{prefix}tei/{quote(witness_id)}.xml", "name": "TEI"},
+        {"href": f"{prefix}text/{quote(witness_id)}.txt", "name": "text"},
+    ]
 
 
 def _number_end(text: str, law: Law) -> int:
     """Where the law's text begins after its printed number (the label replaces the number)."""
     for o in range(law.start, min(law.end, law.start + 64) + 1):
-        if " ".join(text[o:law.end].split()) == law.text:
+        if " ".join(text[o : law.end].split()) == law.text:
             return o
     return law.start
 
@@ -729,16 +859,35 @@ def _citation(r: WitnessResult, law: Law, edition: EditionInfo, config: SiteConf
     url = edition.base_url + "site/" + path if edition.base_url else "site/" + path
     href = url if edition.base_url else "../" + path
     source = ", ".join(x for x in (w.author, w.title, w.place, w.publisher, str(w.year or "")) if x)
-    parts = [f"{law_label(law)} [{law.id}]", f"witness {w.id}", source,
-             f"{edition.title}" + (f", version {edition.version}" if edition.version else "")
-             + (f" ({edition.date})" if edition.date else ""), url]
-    return {"text": ". ".join(x for x in parts if x) + ".", "url": url, "href": href, "law_id": law.id, "witness": w.id,
-            "source": source, "version": edition.version, "date": edition.date}
+    parts = [
+        f"{law_label(law)} [{law.id}]",
+        f"witness {w.id}",
+        source,
+        f"{edition.title}"
+        + (f", version {edition.version}" if edition.version else "")
+        + (f" ({edition.date})" if edition.date else ""),
+        url,
+    ]
+    return {
+        "text": ". ".join(x for x in parts if x) + ".",
+        "url": url,
+        "href": href,
+        "law_id": law.id,
+        "witness": w.id,
+        "source": source,
+        "version": edition.version,
+        "date": edition.date,
+    }
 
 
-def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig,
-                  edition: EditionInfo = EditionInfo()) -> list[dict]:
+def _reading_view(
+    r: WitnessResult,
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    rules_of: Mapping[str, list],
+    config: SiteConfig,
+    edition: EditionInfo = EditionInfo(),
+) -> list[dict]:
     cleaned, seg = r.cleaned, r.segmented
     text = cleaned.text
     units = reading_units(cleaned, config)
@@ -759,22 +908,47 @@ def _reading_view(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[st
         pieces = _strip_pieces(_pieces(text, start, s.end, units, points, render))
         if law is None:
             if pieces:
-                out.append({"law": None, "kind": s.kind, "cls": "heading" if s.kind == "heading" else "other",
-                            "pieces": pieces})
+                out.append(
+                    {
+                        "law": None,
+                        "kind": s.kind,
+                        "cls": "heading" if s.kind == "heading" else "other",
+                        "pieces": pieces,
+                    }
+                )
             continue
         pages = ", ".join(law.pages)
-        meta = " · ".join(x for x in (
-            f"id {law.id}", f"printed “{law.printed}”" if law.printed else "number not printed",
-            f"page {pages}" if pages else "", "fragment" if not law.complete else "",
-            f"boundary confidence {_conf(law.confidence)}") if x)
-        out.append({"law": {
-            "id": law.id, "lang": law.lang, "label": law_label(law), "meta": meta,
-            "links": [_link_view(k, law_by_id[o], "../", config) for k, o in _links_of(law.id, links) if o in law_by_id],
-            "rules": [_rule_view(x, law_by_id, "../") for x in rules_of.get(law.id, [])],
-            "cite": _citation(r, law, edition, config),
-            "downloads": _downloads(r.witness.id, "../../"),
-            "tables": [{"href": "../../" + t, "name": t} for t in config.tables],
-        }, "pieces": pieces})
+        meta = " · ".join(
+            x
+            for x in (
+                f"id {law.id}",
+                f"printed “{law.printed}”" if law.printed else "number not printed",
+                f"page {pages}" if pages else "",
+                "fragment" if not law.complete else "",
+                f"boundary confidence {_conf(law.confidence)}",
+            )
+            if x
+        )
+        out.append(
+            {
+                "law": {
+                    "id": law.id,
+                    "lang": law.lang,
+                    "label": law_label(law),
+                    "meta": meta,
+                    "links": [
+                        _link_view(k, law_by_id[o], "../", config)
+                        for k, o in _links_of(law.id, links)
+                        if o in law_by_id
+                    ],
+                    "rules": [_rule_view(x, law_by_id, "../") for x in rules_of.get(law.id, [])],
+                    "cite": _citation(r, law, edition, config),
+                    "downloads": _downloads(r.witness.id, "../../"),
+                    "tables": [{"href": "../../" + t, "name": t} for t in config.tables],
+                },
+                "pieces": pieces,
+            }
+        )
     return out
 
 
@@ -817,8 +991,10 @@ def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> list[dict]:
         tip_parts = []
         if u.corrections:
             reading = u.reads if u.reads.strip() else "(removed)"
-            tip_parts.append(_correction_tip(_Unit(u.start, u.end, u.corrections), "printed", inner)
-                             + f"\nreads: “{_printed(reading)}”")
+            tip_parts.append(
+                _correction_tip(_Unit(u.start, u.end, u.corrections), "printed", inner)
+                + f"\nreads: “{_printed(reading)}”"
+            )
         if u.flags:
             tip_parts.append(_correction_tip(_Unit(u.start, u.end, flags=u.flags), "printed", inner))
         tip_parts += [_page_tip(p) for p in u.pages]
@@ -837,40 +1013,71 @@ def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> list[dict]:
         if b < a:
             continue
         s = segs[i] if segs else None
-        out.append({"law_id": s.law_id if s is not None else None,
-                    "pieces": _pieces(raw, a, b, units, points, render)})
+        out.append({"law_id": s.law_id if s is not None else None, "pieces": _pieces(raw, a, b, units, points, render)})
     return out
 
 
-def _witness_html(r: WitnessResult, links: Sequence[Link], law_by_id: Mapping[str, Law],
-                  rules_of: Mapping[str, list], config: SiteConfig, edition: EditionInfo = EditionInfo()) -> str:
+def _witness_html(
+    r: WitnessResult,
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    rules_of: Mapping[str, list],
+    config: SiteConfig,
+    edition: EditionInfo = EditionInfo(),
+) -> str:
     w = r.witness
     meta_rows = [
-        ("Game", _game_title(w.game, config)), ("Language", _lang_title(w.lang, config)), ("Kind", w.kind),
-        ("Title", w.title), ("Author", w.author), ("Year", w.year or ""), ("Source", w.source),
-        ("First page", w.page), ("File", w.file), ("Note", w.note),
-        ("Laws", len(r.segmented.laws)), ("Corrections", len(r.cleaned.corrections)),
-        ("Flagged for review", len(r.cleaned.flags)), ("Page breaks", len(r.cleaned.page_breaks)),
+        ("Game", _game_title(w.game, config)),
+        ("Language", _lang_title(w.lang, config)),
+        ("Kind", w.kind),
+        ("Title", w.title),
+        ("Author", w.author),
+        ("Year", w.year or ""),
+        ("Source", w.source),
+        ("First page", w.page),
+        ("File", w.file),
+        ("Note", w.note),
+        ("Laws", len(r.segmented.laws)),
+        ("Corrections", len(r.cleaned.corrections)),
+        ("Flagged for review", len(r.cleaned.flags)),
+        ("Page breaks", len(r.cleaned.page_breaks)),
     ]
     kinds: dict[str, int] = defaultdict(int)
     for c in r.cleaned.corrections:
         kinds[c.kind] += 1
     view: dict[str, Any] = {
-        "id": w.id, "title": w.title, "game": w.game, "game_title": _game_title(w.game, config), "lang": w.lang,
+        "id": w.id,
+        "title": w.title,
+        "game": w.game,
+        "game_title": _game_title(w.game, config),
+        "lang": w.lang,
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     }
     view["downloads"] = _downloads(w.id, "../../")
     view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
-    return _render("witness.html", title=f"{w.id}: {w.title}", site_title=config.title, prefix="../",
-                   page_class="witness", w=view,
-                   reading=_reading_view(r, links, law_by_id, rules_of, config, edition),
-                   diplomatic=_diplomatic_view(r, config))
+    return _render(
+        "witness.html",
+        title=f"{w.id}: {w.title}",
+        site_title=config.title,
+        prefix="../",
+        page_class="witness",
+        w=view,
+        reading=_reading_view(r, links, law_by_id, rules_of, config, edition),
+        diplomatic=_diplomatic_view(r, config),
+    )
 
 
-def render_site(results: Sequence[WitnessResult], links: Sequence[Link], rules: Mapping | Sequence | None = None,
-                config: SiteConfig = SiteConfig(), *, glossary: Sequence = (), edition: EditionInfo = EditionInfo(),
-                data_files: Sequence[str] = ()) -> dict[str, bytes]:
+def render_site(
+    results: Sequence[WitnessResult],
+    links: Sequence[Link],
+    rules: Mapping | Sequence | None = None,
+    config: SiteConfig = SiteConfig(),
+    *,
+    glossary: Sequence = (),
+    edition: EditionInfo = EditionInfo(),
+    data_files: Sequence[str] = (),
+) -> dict[str, bytes]:
     """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
 
     ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
@@ -882,8 +1089,9 @@ def render_site(results: Sequence[WitnessResult], links: Sequence[Link], rules: 
     out: dict[str, bytes] = {}
     out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
     for r in results:
-        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config,
-                                                            edition).encode("utf-8")
+        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config, edition).encode(
+            "utf-8"
+        )
     for name in ASSET_FILES:
         out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
     return out

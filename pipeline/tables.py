@@ -11,6 +11,7 @@ empty string is written as a missing value. So ``laws.number`` reads back as the
 ``datapackage(folder)`` describes the tables of a build as a Frictionless Data Package (schema per
 table with primary and foreign keys, the file's size and sha256), the same declarations again.
 """
+
 from __future__ import annotations
 
 import hashlib
@@ -73,72 +74,143 @@ def _c(name: str, type_: str = "string", required: bool = False, description: st
 _WITNESS_FK = ForeignKey(("witness",), "witnesses", ("id",))
 
 WITNESSES = Table(
-    "witnesses", "Witnesses", "One row per witness (a printed text of one game in one language: OCR, transcription "
+    "witnesses",
+    "Witnesses",
+    "One row per witness (a printed text of one game in one language: OCR, transcription "
     "or modernized reading), with its bibliographic description from corpus/witnesses.toml.",
-    (_c("id", required=True, description="witness id"), _c("file", required=True, description="raw file, relative to corpus/"),
-     *_cols("game lang kind", required=True), *_cols("title author"), _c("year", "integer", description="year of the edition"),
-     _c("source", description="printed source shared by witnesses of one text"),
-     _c("page", description="first printed page of the excerpt, as printed"), _c("note"),
-     *_cols("laws corrections flags", "integer", required=True)),
+    (
+        _c("id", required=True, description="witness id"),
+        _c("file", required=True, description="raw file, relative to corpus/"),
+        *_cols("game lang kind", required=True),
+        *_cols("title author"),
+        _c("year", "integer", description="year of the edition"),
+        _c("source", description="printed source shared by witnesses of one text"),
+        _c("page", description="first printed page of the excerpt, as printed"),
+        _c("note"),
+        *_cols("laws corrections flags", "integer", required=True),
+    ),
     primary_key=("id",),
 )
 LAWS = Table(
-    "laws", "Laws", "One row per law, clause or unnumbered rule of every witness (also as laws.parquet and laws.json).",
-    (_c("law_id", required=True, description="stable id <game>.<witness>.law-<n>"), *_cols("witness game lang kind", required=True),
-     _c("number", "integer", description="the number as read (null for unnumbered rules)"),
-     _c("printed", description="the number as printed (null when inferred)"), _c("label", required=True),
-     _c("parent", description="law_id of a clause's parent law"), _c("order", "integer", required=True),
-     _c("text", description="cleaned law text without its number"),
-     *_cols("start end raw_start raw_end", "integer", required=True), _c("pages", description="printed pages, ';'-separated"),
-     _c("confidence", "number", required=True), _c("complete", "boolean", required=True), _c("heading"),
-     _c("text_hash", required=True), _c("evidence")),
+    "laws",
+    "Laws",
+    "One row per law, clause or unnumbered rule of every witness (also as laws.parquet and laws.json).",
+    (
+        _c("law_id", required=True, description="stable id <game>.<witness>.law-<n>"),
+        *_cols("witness game lang kind", required=True),
+        _c("number", "integer", description="the number as read (null for unnumbered rules)"),
+        _c("printed", description="the number as printed (null when inferred)"),
+        _c("label", required=True),
+        _c("parent", description="law_id of a clause's parent law"),
+        _c("order", "integer", required=True),
+        _c("text", description="cleaned law text without its number"),
+        *_cols("start end raw_start raw_end", "integer", required=True),
+        _c("pages", description="printed pages, ';'-separated"),
+        _c("confidence", "number", required=True),
+        _c("complete", "boolean", required=True),
+        _c("heading"),
+        _c("text_hash", required=True),
+        _c("evidence"),
+    ),
     primary_key=("law_id",),
     foreign_keys=(_WITNESS_FK, ForeignKey(("parent",), "laws", ("law_id",))),
 )
 CORRECTIONS = Table(
-    "corrections", "Corrections", "Every change from the raw witness text to the reading text, with its evidence "
+    "corrections",
+    "Corrections",
+    "Every change from the raw witness text to the reading text, with its evidence "
     "(an empty 'after' is a removal, an empty 'before' an insertion).",
-    (_c("witness", required=True), *_cols("start end", "integer", required=True), *_cols("before after"),
-     *_cols("kind method", required=True), _c("confidence", "number", required=True),
-     _c("candidates", description="'|'-separated, best first"), _c("evidence")),
+    (
+        _c("witness", required=True),
+        *_cols("start end", "integer", required=True),
+        *_cols("before after"),
+        *_cols("kind method", required=True),
+        _c("confidence", "number", required=True),
+        _c("candidates", description="'|'-separated, best first"),
+        _c("evidence"),
+    ),
     foreign_keys=(_WITNESS_FK,),
 )
 FLAGS = Table(
-    "flags", "Flagged words", "Words left as printed and flagged for review.",
-    (_c("witness", required=True), *_cols("start end", "integer", required=True), _c("text"), _c("candidates"),
-     _c("confidence", "number", required=True), _c("reason")),
+    "flags",
+    "Flagged words",
+    "Words left as printed and flagged for review.",
+    (
+        _c("witness", required=True),
+        *_cols("start end", "integer", required=True),
+        _c("text"),
+        _c("candidates"),
+        _c("confidence", "number", required=True),
+        _c("reason"),
+    ),
     foreign_keys=(_WITNESS_FK,),
 )
 PAGES = Table(
-    "pages", "Page breaks", "Page breaks inside the witnesses' texts.",
-    (_c("witness", required=True), _c("page", description="page number as read"), _c("head"), _c("printed"),
-     *_cols("raw_start raw_end clean_offset", "integer", required=True)),
+    "pages",
+    "Page breaks",
+    "Page breaks inside the witnesses' texts.",
+    (
+        _c("witness", required=True),
+        _c("page", description="page number as read"),
+        _c("head"),
+        _c("printed"),
+        *_cols("raw_start raw_end clean_offset", "integer", required=True),
+    ),
     foreign_keys=(_WITNESS_FK,),
 )
 ALIGNMENTS = Table(
-    "alignments", "Alignment links", "Links between laws of one game across witnesses, with scores and evidence.",
-    (*_cols("game law_a law_b witness_a witness_b", required=True), _c("score", "number", required=True),
-     _c("band", required=True), _c("kind", required=True), _c("evidence")),
+    "alignments",
+    "Alignment links",
+    "Links between laws of one game across witnesses, with scores and evidence.",
+    (
+        *_cols("game law_a law_b witness_a witness_b", required=True),
+        _c("score", "number", required=True),
+        _c("band", required=True),
+        _c("kind", required=True),
+        _c("evidence"),
+    ),
     primary_key=("law_a", "law_b"),
-    foreign_keys=(ForeignKey(("law_a",), "laws", ("law_id",)), ForeignKey(("law_b",), "laws", ("law_id",)),
-                  ForeignKey(("witness_a",), "witnesses", ("id",)), ForeignKey(("witness_b",), "witnesses", ("id",))),
+    foreign_keys=(
+        ForeignKey(("law_a",), "laws", ("law_id",)),
+        ForeignKey(("law_b",), "laws", ("law_id",)),
+        ForeignKey(("witness_a",), "witnesses", ("id",)),
+        ForeignKey(("witness_b",), "witnesses", ("id",)),
+    ),
 )
 UNALIGNED = Table(
-    "unaligned", "Laws with no counterpart", "One row per law and other witness of its game where the aligner found "
+    "unaligned",
+    "Laws with no counterpart",
+    "One row per law and other witness of its game where the aligner found "
     "no counterpart: the best candidate it rejected and why.",
-    (*_cols("game law witness other_witness", required=True), _c("best_candidate"), _c("best_score", "number"),
-     _c("reason", required=True), _c("reading")),
+    (
+        *_cols("game law witness other_witness", required=True),
+        _c("best_candidate"),
+        _c("best_score", "number"),
+        _c("reason", required=True),
+        _c("reading"),
+    ),
     primary_key=("law", "other_witness"),
-    foreign_keys=(ForeignKey(("law",), "laws", ("law_id",)), ForeignKey(("best_candidate",), "laws", ("law_id",)),
-                  ForeignKey(("witness",), "witnesses", ("id",)), ForeignKey(("other_witness",), "witnesses", ("id",))),
+    foreign_keys=(
+        ForeignKey(("law",), "laws", ("law_id",)),
+        ForeignKey(("best_candidate",), "laws", ("law_id",)),
+        ForeignKey(("witness",), "witnesses", ("id",)),
+        ForeignKey(("other_witness",), "witnesses", ("id",)),
+    ),
 )
 RULES = Table(
-    "rules", "Rule table", "Structured rulings: one row per ruleset (canonical or a witness), game, event and facts, "
+    "rules",
+    "Rule table",
+    "Structured rulings: one row per ruleset (canonical or a witness), game, event and facts, "
     "citing the laws (citations: ';'-separated law ids; also as rules.json with the vocabulary).",
-    (*_cols("ruleset game event", required=True), *_cols("facts outcome options chooser penalties citations sources dissent note")),
+    (
+        *_cols("ruleset game event", required=True),
+        *_cols("facts outcome options chooser penalties citations sources dissent note"),
+    ),
 )
 
-TABLES: dict[str, Table] = {t.name: t for t in (WITNESSES, LAWS, CORRECTIONS, FLAGS, PAGES, ALIGNMENTS, UNALIGNED, RULES)}
+TABLES: dict[str, Table] = {
+    t.name: t for t in (WITNESSES, LAWS, CORRECTIONS, FLAGS, PAGES, ALIGNMENTS, UNALIGNED, RULES)
+}
 
 
 def table_for(path: str | Path) -> Table:
@@ -242,33 +314,48 @@ def table_schema(table: Table) -> dict:
         schema["primaryKey"] = list(table.primary_key)
     if table.foreign_keys:
         schema["foreignKeys"] = [
-            {"fields": list(fk.fields), "reference": {"resource": "" if fk.table == table.name else fk.table,
-                                                        "fields": list(fk.reference)}}
+            {
+                "fields": list(fk.fields),
+                "reference": {"resource": "" if fk.table == table.name else fk.table, "fields": list(fk.reference)},
+            }
             for fk in table.foreign_keys
         ]
     return schema
 
 
-def datapackage(folder: Path, version: str, tables: Iterable[Table] | None = None,
-                info: PackageInfo = PackageInfo()) -> bytes:
+def datapackage(
+    folder: Path, version: str, tables: Iterable[Table] | None = None, info: PackageInfo = PackageInfo()
+) -> bytes:
     """``datapackage.json`` for the tables present in ``folder`` (deterministic: no dates, sorted keys)."""
     resources = []
     for t in tables or TABLES.values():
         p = Path(folder) / t.path
         if not p.is_file():
             continue
-        resources.append({
-            "name": t.name, "path": t.path, "title": t.title, "description": t.description,
-            "profile": "tabular-data-resource", "format": "csv", "mediatype": "text/csv", "encoding": "utf-8",
-            "bytes": p.stat().st_size, "hash": f"sha256:{_sha256(p)}",
-            "dialect": {"delimiter": ",", "quoteChar": '"', "doubleQuote": True, "header": True},
-            "schema": table_schema(t),
-        })
+        resources.append(
+            {
+                "name": t.name,
+                "path": t.path,
+                "title": t.title,
+                "description": t.description,
+                "profile": "tabular-data-resource",
+                "format": "csv",
+                "mediatype": "text/csv",
+                "encoding": "utf-8",
+                "bytes": p.stat().st_size,
+                "hash": f"sha256:{_sha256(p)}",
+                "dialect": {"delimiter": ",", "quoteChar": '"', "doubleQuote": True, "header": True},
+                "schema": table_schema(t),
+            }
+        )
     package = {
-        "profile": "tabular-data-package", "name": info.name, "title": info.title, "version": version,
+        "profile": "tabular-data-package",
+        "name": info.name,
+        "title": info.title,
+        "version": version,
         "licenses": [{"name": info.data_license, "title": info.data_license_title, "path": info.data_license_path}],
         "description": "Laws, corrections, page breaks, flagged words, alignment links and rulings of the edition; "
-                       "the same tables are in cardlaws.sqlite (with full-text search on law texts).",
+        "the same tables are in cardlaws.sqlite (with full-text search on law texts).",
         "resources": resources,
     }
     if info.homepage:

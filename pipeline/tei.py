@@ -49,6 +49,7 @@ Encoding conventions (each one is round-trippable, see ``read_tei``):
   ``text``/``standOff`` are unique across the edition; ids declared in a ``teiHeader``
   (the ``#pipeline`` application that ``@resp`` points to) are local to their file.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -127,13 +128,18 @@ def load_edition(corpus_dir: str | os.PathLike) -> EditionInfo:
     lic = data.get("licence") or {}
     try:
         return EditionInfo(
-            title=str(data.get("title", EditionInfo.title)), version=str(data.get("version", "")),
-            date=str(data.get("date", "")), publisher=str(data.get("publisher", "")),
-            pub_place=str(data.get("pub_place", "")), base_url=str(data.get("base_url", "")),
+            title=str(data.get("title", EditionInfo.title)),
+            version=str(data.get("version", "")),
+            date=str(data.get("date", "")),
+            publisher=str(data.get("publisher", "")),
+            pub_place=str(data.get("pub_place", "")),
+            base_url=str(data.get("base_url", "")),
             id_prefix=str(data.get("id_prefix", "cardlaws")),
-            licence_name=str(lic.get("name", "")), licence_url=str(lic.get("url", "")),
-            editors=tuple(Editor(str(e["name"]), str(e.get("resp", "")), str(e.get("ref", "")))
-                          for e in data.get("editor", [])),
+            licence_name=str(lic.get("name", "")),
+            licence_url=str(lic.get("url", "")),
+            editors=tuple(
+                Editor(str(e["name"]), str(e.get("resp", "")), str(e.get("ref", ""))) for e in data.get("editor", [])
+            ),
             correction_kinds=tuple((str(k), str(v)) for k, v in (data.get("correction_kinds") or {}).items()),
         )
     except (KeyError, TypeError, AttributeError) as e:
@@ -155,8 +161,9 @@ class BuildInfo:
     edition: EditionInfo = EditionInfo()  # who publishes the edition, under which licence
 
     @classmethod
-    def for_inputs(cls, version: str, digest: str = "", *parts: str | bytes, date: str = "",
-                   edition: EditionInfo = EditionInfo()) -> "BuildInfo":
+    def for_inputs(
+        cls, version: str, digest: str = "", *parts: str | bytes, date: str = "", edition: EditionInfo = EditionInfo()
+    ) -> "BuildInfo":
         """A BuildInfo whose build id is ``digest`` or, without one, a hash of ``parts``; its date is
         ``date`` or, without one, the edition's."""
         if not digest:
@@ -197,8 +204,10 @@ class TeiConfig:
     # link kinds of the alignment -> the TEI link type: words that claim a correspondence, not a descent
     # (that one text translates or edits the other is more than the scores show)
     link_types: tuple[tuple[str, str], ...] = (
-        ("same_text", "same_source"), ("translation", "parallel_other_language"),
-        ("edition", "parallel_same_language"), ("same_code", "parallel_same_language"),
+        ("same_text", "same_source"),
+        ("translation", "parallel_other_language"),
+        ("edition", "parallel_same_language"),
+        ("same_code", "parallel_same_language"),
     )
 
 
@@ -265,8 +274,10 @@ def _safe_xml_text(s: str) -> str:
     """Characters XML 1.0 cannot hold are refused with a clear error (never dropped silently)."""
     bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", s)
     if bad:
-        raise TeiError(f"text contains a control character U+{ord(bad.group()):04X} that XML cannot hold; "
-                       "the cleaner should normalise it")
+        raise TeiError(
+            f"text contains a control character U+{ord(bad.group()):04X} that XML cannot hold; "
+            "the cleaner should normalise it"
+        )
     return s
 
 
@@ -306,8 +317,13 @@ def _groups(corrections: Sequence[Correction]) -> list[tuple[Correction, ...]]:
     """Contiguous layout corrections (hyphen + line break + running head) form one group."""
     out: list[list[Correction]] = []
     for c in sorted(corrections, key=lambda c: (c.start, c.end)):
-        if (out and c.kind in LAYOUT_KINDS and out[-1][-1].kind in LAYOUT_KINDS
-                and out[-1][-1].end == c.start and (c.before or c.after)):
+        if (
+            out
+            and c.kind in LAYOUT_KINDS
+            and out[-1][-1].kind in LAYOUT_KINDS
+            and out[-1][-1].end == c.start
+            and (c.before or c.after)
+        ):
             out[-1].append(c)
         else:
             out.append([c])
@@ -432,10 +448,10 @@ class _Enc:
         q = 0
         while q < min(len(d), len(r)) - p and d[-1 - q] == r[-1 - q]:
             q += 1
-        core_d, core_r = d[p:len(d) - q], r[p:len(r) - q]
+        core_d, core_r = d[p : len(d) - q], r[p : len(r) - q]
         lb = self.lb(core_d, core_r)
         if lb is not None and (p or q):
-            return [x for x in (d[:p], lb, d[len(d) - q:]) if not (isinstance(x, str) and not x)], 0
+            return [x for x in (d[:p], lb, d[len(d) - q :]) if not (isinstance(x, str) and not x)], 0
         if d == "" and r == "":
             return [], 0
         layout = all(c.kind in LAYOUT_KINDS for c in corrs)
@@ -458,7 +474,7 @@ class _Enc:
             pre, mid = "", pre + mid
         rest = post.split("\n", 1)[0] if pbs[1:] == [] else ""
         if rest and not rest.strip():
-            mid, post = mid + rest, post[len(rest):]
+            mid, post = mid + rest, post[len(rest) :]
             b += len(rest)
         best: tuple[list, int] | None = None
         splits = range(len(r) + 1) if len(r) <= self.config.max_split else (0, len(r))
@@ -480,7 +496,7 @@ class _Enc:
             return nodes
         head = pb.head.strip()
         fw = _el("fw", {"type": "header" if head or not pb.page else "pageNum", "place": "top"})
-        lead, trail = printed[: len(printed) - len(printed.lstrip())], printed[len(printed.rstrip()):]
+        lead, trail = printed[: len(printed) - len(printed.lstrip())], printed[len(printed.rstrip()) :]
         if lead or trail:
             core = printed.strip()
             nodes.append(fw)
@@ -501,8 +517,10 @@ class _Enc:
             if exact:
                 k = exact[0]
             else:
+
                 def ratio(s: str) -> float:
                     return difflib.SequenceMatcher(None, s.casefold(), head.casefold()).ratio()
+
                 whole = ratio(printed.strip())
                 first, last = ratio("".join(parts[2:]).strip()), ratio("".join(parts[:-2]).strip())
                 if max(first, last) > whole:
@@ -514,7 +532,7 @@ class _Enc:
             else:
                 fw.text = printed
         else:
-            before, after = "".join(parts[:k]), "".join(parts[k + 1:])
+            before, after = "".join(parts[:k]), "".join(parts[k + 1 :])
             num = parts[k]
             if before:
                 for node in self._head_part(before, head, at_start=True, other=after):
@@ -534,7 +552,7 @@ class _Enc:
         """One side of the running head around the page number; the normalised head if it is all of it."""
         if isinstance(s, str) and other.strip() == "" and s.strip() and s.strip() != head:
             lead = s[: len(s) - len(s.lstrip())]
-            trail = s[len(s.rstrip()):]
+            trail = s[len(s.rstrip()) :]
             return [x for x in (lead,) if x] + [self.fix(s.strip(), head)] + [x for x in (trail,) if x]
         return [s]
 
@@ -564,7 +582,7 @@ def div_n(law: Law) -> str:
     if law.kind == "law" and law.number is not None:
         return str(law.number)
     if law.kind == "clause" and law.parent and law.id.startswith(law.parent + "."):
-        return law.id[len(law.parent) + 1:]
+        return law.id[len(law.parent) + 1 :]
     return law.label or law.id
 
 
@@ -574,8 +592,8 @@ def _number_prefix(text: str, law: Law) -> tuple[int, ...]:
     if law.start >= law.end:
         return ()
     for off in range(law.start, law.end + 1):
-        if _collapse(text[off:law.end]) == law.text:
-            if text[law.start:off].strip() == "":
+        if _collapse(text[off : law.end]) == law.text:
+            if text[law.start : off].strip() == "":
                 return ()
             end = off
             while end > law.start and text[end - 1].isspace():
@@ -634,8 +652,11 @@ def _forest(wraps: list[_Wrap]) -> list[_Wrap]:
     return roots
 
 
-XML_MODEL = (("href", "https://www.tei-c.org/release/xml/tei/custom/schema/relaxng/tei_all.rng"),
-             ("type", "application/xml"), ("schematypens", "http://relaxng.org/ns/structure/1.0"))
+XML_MODEL = (
+    ("href", "https://www.tei-c.org/release/xml/tei/custom/schema/relaxng/tei_all.rng"),
+    ("type", "application/xml"),
+    ("schematypens", "http://relaxng.org/ns/structure/1.0"),
+)
 
 
 def _xml_model(root: etree._Element) -> None:
@@ -653,8 +674,9 @@ def _title_stmt(parent: etree._Element, title: str, b: BuildInfo, author: str = 
     for e in ed.editors:
         if not e.ref:
             _sub(ts, "editor", text=e.name)
-    for e in ed.editors or (Editor("digitization pipeline", "automatic cleaning, segmentation and TEI encoding",
-                                   b.resp),):
+    for e in ed.editors or (
+        Editor("digitization pipeline", "automatic cleaning, segmentation and TEI encoding", b.resp),
+    ):
         rs = _sub(ts, "respStmt")
         _sub(rs, "resp", text=e.resp or "editing")
         _sub(rs, "name", {"ref": e.ref} if e.ref else {}, e.name)
@@ -685,8 +707,10 @@ def _taxonomies(parent: etree._Element, b: BuildInfo, used: Mapping[str, set[str
         return
     kinds = dict(b.edition.correction_kinds)
     cd = _sub(parent, "classDecl")
-    for attr, what in (("type", "Kinds of repair (corr/@type, app/@type, reg/@type)"),
-                       ("subtype", "Methods that decided a repair (corr/@subtype, app/@subtype)")):
+    for attr, what in (
+        ("type", "Kinds of repair (corr/@type, app/@type, reg/@type)"),
+        ("subtype", "Methods that decided a repair (corr/@subtype, app/@subtype)"),
+    ):
         if not used.get(attr):
             continue
         tax = _sub(cd, "taxonomy")
@@ -698,8 +722,16 @@ def _taxonomies(parent: etree._Element, b: BuildInfo, used: Mapping[str, set[str
             desc = _sub(cat, "catDesc")
             _sub(desc, "term", text=value)
             if attr == "type":
-                _append_text(desc, ": " + kinds.get(value, "modern form of a historical spelling" if value == "modern"
-                                                     else "a kind of repair of the pipeline"))
+                _append_text(
+                    desc,
+                    ": "
+                    + kinds.get(
+                        value,
+                        "modern form of a historical spelling"
+                        if value == "modern"
+                        else "a kind of repair of the pipeline",
+                    ),
+                )
             else:
                 _append_text(desc, ": the repair was decided by the pipeline's method of this name")
 
@@ -709,8 +741,9 @@ def _ncname(s: str) -> str:
     return re.sub(r"[^\w.-]", "_", s)
 
 
-def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok],
-                    used: Mapping[str, set[str]], ocr: bool) -> etree._Element:
+def _witness_header(
+    w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok], used: Mapping[str, set[str]], ocr: bool
+) -> etree._Element:
     """The teiHeader of a witness file: what the edition is, from what, and how it is encoded."""
     h = _el("teiHeader")
     fd = _sub(h, "fileDesc")
@@ -733,14 +766,20 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
         _sub(bibl, "idno", {"type": "source"}, w.source)
     _sub(bibl, "idno", {"type": "witness"}, w.id)
     _sub(bibl, "note", {"type": "kind"}, f"{w.kind} witness ({w.game}, {w.lang}); raw file {w.file}")
-    missing = [x for x, v in (("place", w.place), ("publisher", w.publisher), ("date", w.year), ("author", w.author)) if not v]
+    missing = [
+        x for x, v in (("place", w.place), ("publisher", w.publisher), ("date", w.year), ("author", w.author)) if not v
+    ]
     if missing:
         _sub(bibl, "note", {"type": "unknown"}, "Not identified in the source file: " + ", ".join(missing) + ".")
     if w.derived_from:
         rel = _sub(bibl, "relatedItem", {"type": "derivedFrom", "target": witness_file(w.derived_from)})
         _sub(rel, "bibl", text=f"witness {w.derived_from}")
-        _sub(bibl, "note", {"type": "derivation"},
-             f"Made from witness {w.derived_from}" + (f" by {w.made_by}" if w.made_by else "") + ".")
+        _sub(
+            bibl,
+            "note",
+            {"type": "derivation"},
+            f"Made from witness {w.derived_from}" + (f" by {w.made_by}" if w.made_by else "") + ".",
+        )
     if w.note:
         _sub(bibl, "note", text=w.note)
     if ocr:
@@ -749,47 +788,72 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
         wit.set(XML_ID, "ocr")
 
     ed = _sub(h, "encodingDesc")
-    app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)})
+    app = _sub(
+        _sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(b.version)}
+    )
     app.set(XML_ID, b.resp_id)
     _sub(app, "label", text=f"digitization pipeline {b.version} (build {b.build})")
     dec = _sub(ed, "editorialDecl")
     corr = _sub(dec, "correction", {"method": "markup"})
     if ocr:
-        _sub(corr, "p", text="This text was read by OCR. What the OCR misread is not an error of the page, so it is not "
-                             "sic: each repair is an app whose lem is the reading of the page and whose rdg[@wit='#ocr'] "
-                             "is what the OCR gave; app/@type is the kind of repair, app/@subtype the method, lem/@cert "
-                             "high, medium or low from the repair's confidence. Removed debris has an empty lem. "
-                             "Errors of the printed page itself are choice/sic/corr. Words left as printed but doubtful "
-                             "are seg[@type='flag'], listed with their candidates in back.")
+        _sub(
+            corr,
+            "p",
+            text="This text was read by OCR. What the OCR misread is not an error of the page, so it is not "
+            "sic: each repair is an app whose lem is the reading of the page and whose rdg[@wit='#ocr'] "
+            "is what the OCR gave; app/@type is the kind of repair, app/@subtype the method, lem/@cert "
+            "high, medium or low from the repair's confidence. Removed debris has an empty lem. "
+            "Errors of the printed page itself are choice/sic/corr. Words left as printed but doubtful "
+            "are seg[@type='flag'], listed with their candidates in back.",
+        )
     else:
-        _sub(corr, "p", text="The text was transcribed or made, not read by OCR, so an error in it is an error of the "
-                             "source: each repair is choice/sic/corr with the source's form in sic; corr/@cert is high, "
-                             "medium or low from the repair's confidence, corr/@type the kind of repair and "
-                             "corr/@subtype the method. Removed debris characters have an empty corr. Words left as "
-                             "printed but doubtful are seg[@type='flag'], listed with their candidates in back.")
+        _sub(
+            corr,
+            "p",
+            text="The text was transcribed or made, not read by OCR, so an error in it is an error of the "
+            "source: each repair is choice/sic/corr with the source's form in sic; corr/@cert is high, "
+            "medium or low from the repair's confidence, corr/@type the kind of repair and "
+            "corr/@subtype the method. Removed debris characters have an empty corr. Words left as "
+            "printed but doubtful are seg[@type='flag'], listed with their candidates in back.",
+        )
     n_omit = len(omitted)
     if n_omit:
         where = "; ".join(f"raw {t.rs}-{t.re}" for t in omitted)
-        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-             f"{n_omit} line(s) of web-page debris omitted from the text ({where}).")
+        _sub(
+            _sub(corr, "p"),
+            "note",
+            {"type": "omitted"},
+            f"{n_omit} line(s) of web-page debris omitted from the text ({where}).",
+        )
     else:
-        _sub(_sub(corr, "p"), "note", {"type": "omitted"},
-             "No web-page debris lines were found; nothing was omitted.")
+        _sub(_sub(corr, "p"), "note", {"type": "omitted"}, "No web-page debris lines were found; nothing was omitted.")
     norm = _sub(dec, "normalization", {"method": "markup"})
-    _sub(norm, "p", text="Historical spellings are kept in the reading text; where a modern form is known it is "
-                         "given as choice/orig/reg. Current British spellings (favourable, honour) are not "
-                         "regularised. Typographic normalisation (Unicode NFC, quotes, spacing) is marked like other "
-                         "repairs.")
+    _sub(
+        norm,
+        "p",
+        text="Historical spellings are kept in the reading text; where a modern form is known it is "
+        "given as choice/orig/reg. Current British spellings (favourable, honour) are not "
+        "regularised. Typographic normalisation (Unicode NFC, quotes, spacing) is marked like other "
+        "repairs.",
+    )
     hy = _sub(dec, "hyphenation", {"eol": "some"})
-    _sub(hy, "p", text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
-                       "hyphen (hyphen = '-'); a line break read as a space is lb. Where the OCR kept a line-end hyphen "
-                       "inside its line, the lb is the lem of an app whose rdg[@wit='#ocr'] is the OCR's form. Running "
-                       "heads and page numbers are pb followed by fw, where they fall in the text; the first page "
-                       "has a pb at the start of the body.")
+    _sub(
+        hy,
+        "p",
+        text="End-of-line hyphens joined by the pipeline are lb[@break='no'] with @rend naming the printed "
+        "hyphen (hyphen = '-'); a line break read as a space is lb. Where the OCR kept a line-end hyphen "
+        "inside its line, the lb is the lem of an app whose rdg[@wit='#ocr'] is the OCR's form. Running "
+        "heads and page numbers are pb followed by fw, where they fall in the text; the first page "
+        "has a pb at the start of the body.",
+    )
     seg = _sub(dec, "segmentation")
-    _sub(seg, "p", text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
-                        "(type rule); xml:id is the law id, @n its number as read; the number as printed is the "
-                        "div's head (num/@value the number as read).")
+    _sub(
+        seg,
+        "p",
+        text="One div per law (type law), clause (type clause, nested in its law) or unnumbered rule "
+        "(type rule); xml:id is the law id, @n its number as read; the number as printed is the "
+        "div's head (num/@value the number as read).",
+    )
     _taxonomies(ed, b, used)
     pd = _sub(h, "profileDesc")
     lu = _sub(pd, "langUsage")
@@ -800,9 +864,14 @@ def _witness_header(w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted:
     attrs = {"who": b.resp, "n": b.version}
     if b.date:
         attrs["when"] = b.date
-    _sub(rd, "change", attrs, f"Built by pipeline version {b.version}, build {b.build}: "
-                              f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
-                              f"{len(s.laws)} laws.")
+    _sub(
+        rd,
+        "change",
+        attrs,
+        f"Built by pipeline version {b.version}, build {b.build}: "
+        f"{len(c.corrections)} corrections, {len(c.page_breaks)} page breaks, "
+        f"{len(s.laws)} laws.",
+    )
     return h
 
 
@@ -899,6 +968,7 @@ class _Content:
             if law.number is not None and law.kind == "law":
                 attrs["value"] = str(law.number)
             return _sub(parent, "num", attrs)
+
         return make
 
     def _reg_maker(self, reg):
@@ -907,6 +977,7 @@ class _Content:
             orig = _sub(ch, "orig")
             _sub(ch, "reg", {"resp": self.b.resp, "type": "modern"}, _safe_xml_text(reg.reg))
             return orig
+
         return make
 
     def _flag_maker(self, f):
@@ -916,11 +987,13 @@ class _Content:
             seg = _sub(parent, "seg", {"type": "flag", "cert": cert_level(f.confidence, self.cfg)})
             seg.set(XML_ID, fid)
             return seg
+
         return make
 
     def _ref_maker(self, n: str):
         def make(parent):
             return _sub(parent, "ref", {"type": "footnote", "n": n})
+
         return make
 
 
@@ -1037,10 +1110,14 @@ class _Structure:
                 j = len(paras[-1]) - 2
                 while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
                     j -= 1
-                rest = idx[n + 1:]
-                if (j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text == "\n"
-                        and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
-                        and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)):
+                rest = idx[n + 1 :]
+                if (
+                    j >= 0
+                    and self.toks[paras[-1][j]].kind == "char"
+                    and self.toks[paras[-1][j]].text == "\n"
+                    and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
+                    and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)
+                ):
                     paras.append([])
         for pi, para in enumerate(paras):
             if not para:
@@ -1098,8 +1175,10 @@ class _WitnessWriter:
                 _sub(item, "ref", {"target": "#" + fid}, _safe_xml_text(f.text))
                 cands = ", ".join(f.candidates)
                 item[-1].tail = _safe_xml_text(
-                    f": confidence {f.confidence:.3f}" + (f"; candidates: {cands}" if cands else "")
-                    + (f"; {f.reason}" if f.reason else ""))
+                    f": confidence {f.confidence:.3f}"
+                    + (f"; candidates: {cands}" if cands else "")
+                    + (f"; {f.reason}" if f.reason else "")
+                )
         used: dict[str, set[str]] = {"type": set(), "subtype": set()}
         for e in text.iter(T + "corr", T + "app", T + "reg"):
             for attr in used:
@@ -1110,12 +1189,15 @@ class _WitnessWriter:
         return serialize(root, self.cfg)
 
 
-def witness_tei(witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo,
-                config: TeiConfig = TeiConfig()) -> bytes:
+def witness_tei(
+    witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig = TeiConfig()
+) -> bytes:
     """The TEI document of one witness (UTF-8 bytes, deterministic)."""
     if cleaned.witness_id != witness.id or segmented.witness_id != witness.id:
-        raise TeiError(f"witness_tei: cleaned ({cleaned.witness_id}) / segmented ({segmented.witness_id}) "
-                       f"do not belong to witness {witness.id}")
+        raise TeiError(
+            f"witness_tei: cleaned ({cleaned.witness_id}) / segmented ({segmented.witness_id}) "
+            f"do not belong to witness {witness.id}"
+        )
     return _WitnessWriter(witness, cleaned, segmented, build, config).build()
 
 
@@ -1144,8 +1226,9 @@ class LinkFragments:
     count: int
 
 
-def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
-                   config: TeiConfig = TeiConfig(), unaligned: Sequence = ()) -> LinkFragments:
+def link_fragments(
+    links: Sequence[Link], witness_of: Mapping[str, str], config: TeiConfig = TeiConfig(), unaligned: Sequence = ()
+) -> LinkFragments:
     """The TEI of one part of the links (see ``AlignmentsWriter``): a pure function of the part, so
     that it can be made where the part was computed and cached with it.  ``unaligned`` (align.Unaligned): laws with
     no counterpart in another witness, as ``ptr`` elements in a linkGrp of type "no_counterpart" (the reason in a
@@ -1171,7 +1254,9 @@ def link_fragments(links: Sequence[Link], witness_of: Mapping[str, str],
     for u in sorted(unaligned, key=lambda u: (u.game, u.law, u.other_witness)):
         pid = f"nocp.{u.law}--{u.other_witness}"
         out = groups.setdefault((u.game, NO_COUNTERPART), ([], []))
-        out[0].append({"target": law_pointer(u.law, u.witness), "type": NO_COUNTERPART, "n": u.other_witness, XML_ID: pid})
+        out[0].append(
+            {"target": law_pointer(u.law, u.witness), "type": NO_COUNTERPART, "n": u.other_witness, XML_ID: pid}
+        )
         desc = _safe_xml_text(f"no counterpart in {u.other_witness}: {u.reason}; reading: {u.reading}")
         out[1].append(({"target": "#" + pid, "locus": "location", "cert": "medium"}, desc))
     return LinkFragments(tuple((g, tuple(a), tuple(b)) for g, (a, b) in groups.items()), len(links))
@@ -1219,7 +1304,9 @@ class AlignmentsWriter:
     def __init__(self, config: TeiConfig = TeiConfig()):
         self.config = config
         self.links = 0
-        self._groups: dict[tuple[str, str], tuple[tempfile.SpooledTemporaryFile[bytes], tempfile.SpooledTemporaryFile[bytes]]] = {}
+        self._groups: dict[
+            tuple[str, str], tuple[tempfile.SpooledTemporaryFile[bytes], tempfile.SpooledTemporaryFile[bytes]]
+        ] = {}
         self._witnesses: dict[str, tuple[str, str]] = {}  # witness id -> (game, lang)
 
     def witness(self, witness_id: str, game: str, lang: str) -> None:
@@ -1235,7 +1322,9 @@ class AlignmentsWriter:
             spool = self._groups.get(group)
             if spool is None:
                 spool = self._groups[group] = (
-                    tempfile.SpooledTemporaryFile(self.SPOOL_BYTES), tempfile.SpooledTemporaryFile(self.SPOOL_BYTES))
+                    tempfile.SpooledTemporaryFile(self.SPOOL_BYTES),
+                    tempfile.SpooledTemporaryFile(self.SPOOL_BYTES),
+                )
             _spool_records(spool[0], links)
             _spool_records(spool[1], certs)
         self.links += fragments.count
@@ -1255,22 +1344,32 @@ class AlignmentsWriter:
         if not self._witnesses:
             _sub(sd, "p", text="No witnesses.")
         ed = _sub(h, "encodingDesc")
-        app = _sub(_sub(ed, "appInfo"), "application", {"ident": "card-laws-pipeline", "version": _version_number(build.version)})
+        app = _sub(
+            _sub(ed, "appInfo"),
+            "application",
+            {"ident": "card-laws-pipeline", "version": _version_number(build.version)},
+        )
         app.set(XML_ID, build.resp_id)
         _sub(app, "label", text=f"digitization pipeline {build.version} (build {build.build})")
-        _sub(ed, "p", text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
-                           "as <witness>.xml#<law id>; link/@cert is high, medium or low; the exact score (0..1) and the "
-                           "evidence are in a certainty element whose @target points to the link. The kinds say how "
-                           "two laws correspond, never that one descends from the other: same_source (two readings of "
-                           "one printed source), parallel_other_language (corresponding provisions in two languages), "
-                           "parallel_same_language (corresponding provisions of two sources in one language). A linkGrp "
-                           "of type no_counterpart lists, as ptr elements, the laws the aligner found no counterpart for "
-                           "in the witness named by ptr/@n, the reason in its certainty element.")
+        _sub(
+            ed,
+            "p",
+            text="One linkGrp per game (@subtype) and kind of link (@type). link/@target points to two laws "
+            "as <witness>.xml#<law id>; link/@cert is high, medium or low; the exact score (0..1) and the "
+            "evidence are in a certainty element whose @target points to the link. The kinds say how "
+            "two laws correspond, never that one descends from the other: same_source (two readings of "
+            "one printed source), parallel_other_language (corresponding provisions in two languages), "
+            "parallel_same_language (corresponding provisions of two sources in one language). A linkGrp "
+            "of type no_counterpart lists, as ptr elements, the laws the aligner found no counterpart for "
+            "in the witness named by ptr/@n, the reason in its certainty element.",
+        )
         rd = _sub(h, "revisionDesc")
         attrs = {"who": build.resp, "n": build.version}
         if build.date:
             attrs["when"] = build.date
-        _sub(rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {self.links} links.")
+        _sub(
+            rd, "change", attrs, f"Built by pipeline version {build.version}, build {build.build}: {self.links} links."
+        )
         return h
 
     def write(self, out, build: BuildInfo) -> None:
@@ -1329,8 +1428,9 @@ class AlignmentsWriter:
         self._groups.clear()
 
 
-def alignments_tei(links: Sequence[Link], laws: Sequence[Law], build: BuildInfo,
-                   config: TeiConfig = TeiConfig()) -> bytes:
+def alignments_tei(
+    links: Sequence[Link], laws: Sequence[Law], build: BuildInfo, config: TeiConfig = TeiConfig()
+) -> bytes:
     """The stand-off alignment file: one linkGrp per game and kind.
 
     Each ``link/@target`` holds two pointers ``<witness>.xml#<law id>``.  The score is kept twice:
@@ -1362,10 +1462,39 @@ def _degree(score: float) -> str:
 
 
 STRUCTURAL = {
-    "TEI", "teiHeader", "fileDesc", "titleStmt", "respStmt", "publicationStmt", "sourceDesc", "bibl", "listWit",
-    "encodingDesc", "appInfo", "application", "editorialDecl", "correction", "normalization", "hyphenation",
-    "segmentation", "profileDesc", "langUsage", "revisionDesc", "text", "body", "back", "div", "list",
-    "standOff", "linkGrp", "certainty", "listAnnotation", "classDecl", "taxonomy", "category", "availability",
+    "TEI",
+    "teiHeader",
+    "fileDesc",
+    "titleStmt",
+    "respStmt",
+    "publicationStmt",
+    "sourceDesc",
+    "bibl",
+    "listWit",
+    "encodingDesc",
+    "appInfo",
+    "application",
+    "editorialDecl",
+    "correction",
+    "normalization",
+    "hyphenation",
+    "segmentation",
+    "profileDesc",
+    "langUsage",
+    "revisionDesc",
+    "text",
+    "body",
+    "back",
+    "div",
+    "list",
+    "standOff",
+    "linkGrp",
+    "certainty",
+    "listAnnotation",
+    "classDecl",
+    "taxonomy",
+    "category",
+    "availability",
     "relatedItem",
 }
 
@@ -1414,8 +1543,9 @@ class TeiWitness:
 
 
 def _parser() -> etree.XMLParser:
-    return etree.XMLParser(resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False,
-                           remove_blank_text=False)
+    return etree.XMLParser(
+        resolve_entities=False, no_network=True, load_dtd=False, huge_tree=False, remove_blank_text=False
+    )
 
 
 def parse_safe(data: bytes, what: str = "TEI document") -> etree._ElementTree:
@@ -1429,8 +1559,10 @@ def parse_safe(data: bytes, what: str = "TEI document") -> etree._ElementTree:
         raise TeiError(f"{what} is not well-formed XML: {msg}") from None
     di = tree.docinfo
     if di.doctype or di.internalDTD is not None or di.externalDTD is not None:
-        raise TeiError(f"{what} has a DOCTYPE (entity declarations are never expanded); "
-                       "TEI files of this edition have none: remove it")
+        raise TeiError(
+            f"{what} has a DOCTYPE (entity declarations are never expanded); "
+            "TEI files of this edition have none: remove it"
+        )
     for node in tree.iter():
         if isinstance(node, etree._Entity):
             raise TeiError(f"{what} uses an entity reference &{node.name}; which is not expanded; remove it")
@@ -1531,13 +1663,20 @@ def read_tei(data: bytes, config: TeiConfig = TeiConfig()) -> TeiWitness:
             if base in parts:
                 i = parts[base]
                 old = laws[i]
-                laws[i] = TeiLaw(old.id, old.kind, old.n, old.number,
-                                 _collapse(old.text + " " + _law_text(div, hyph)), old.parent)
+                laws[i] = TeiLaw(
+                    old.id, old.kind, old.n, old.number, _collapse(old.text + " " + _law_text(div, hyph)), old.parent
+                )
             continue
         if not lid:
             continue
-        num = next((n for n in div.iter(T + "num") if next(div.iterancestors(T + "div"), None) is not None
-                    and next(n.iterancestors(T + "div")) is div), None)
+        num = next(
+            (
+                n
+                for n in div.iter(T + "num")
+                if next(div.iterancestors(T + "div"), None) is not None and next(n.iterancestors(T + "div")) is div
+            ),
+            None,
+        )
         number = None
         if num is not None and num.get("value"):
             number = int(float(num.get("value")))

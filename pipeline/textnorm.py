@@ -6,6 +6,7 @@ clean stage, the alignment's lemma and text keys and the site's search box; its 
 of them needs (lower-casing first, compatibility decomposition for ligatures and other presentation
 forms).
 """
+
 from __future__ import annotations
 
 import unicodedata

@@ -1,4 +1,5 @@
 """Shared fixtures: project paths, the shared data folder, and one full build per test session."""
+
 from __future__ import annotations
 
 import os
@@ -49,8 +50,16 @@ def browser():
     with sync_playwright() as pw:
         b = pw.chromium.launch(
             executable_path="/usr/bin/chromium",
-            args=["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                  "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+            ],
         )
         yield b
         b.close()

@@ -3,6 +3,7 @@
 The laws are those of the committed build (``outputs/laws.csv``, which test_build shows a fresh build reproduces):
 the curation is reviewed against them, so a stale entry is a real finding.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache

@@ -1,4 +1,5 @@
 """docs/ARCHITECTURE.md stays true: it names every module, and names no module that is gone."""
+
 from __future__ import annotations
 
 import re

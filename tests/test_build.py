@@ -1,4 +1,5 @@
 """The whole build: deterministic, incremental, committed outputs reproducible byte for byte."""
+
 from __future__ import annotations
 
 import hashlib
@@ -63,8 +64,27 @@ def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
         "3. Celui qui joue avec plus de cinq cartes perd un point.\n",
         encoding="utf-8",
     )
-    assert main(["--corpus", str(tmp_corpus), "add", str(scan), "--id", "fr-900", "--game", "ecarte",
-                 "--lang", "fr", "--kind", "ocr", "--title", "Règles de l'Écarté"]) == 0
+    assert (
+        main(
+            [
+                "--corpus",
+                str(tmp_corpus),
+                "add",
+                str(scan),
+                "--id",
+                "fr-900",
+                "--game",
+                "ecarte",
+                "--lang",
+                "fr",
+                "--kind",
+                "ocr",
+                "--title",
+                "Règles de l'Écarté",
+            ]
+        )
+        == 0
+    )
     third = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
     assert third.processed == ("fr-900",)
     laws = pd.read_csv(out / "laws.csv")
@@ -87,8 +107,10 @@ def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, mon
     before = tree(out)
     (tmp_corpus / "raw" / "ecarte_1890.txt").write_text("1. Celui qui donne mal perd la main.\n", encoding="utf-8")
     with (tmp_corpus / "witnesses.toml").open("a", encoding="utf-8") as fh:
-        fh.write('\n[[witness]]\nid = "fr-900"\nfile = "raw/ecarte_1890.txt"\ngame = "ecarte"\nlang = "fr"\n'
-                 'kind = "ocr"\ntitle = "Règles"\n')
+        fh.write(
+            '\n[[witness]]\nid = "fr-900"\nfile = "raw/ecarte_1890.txt"\ngame = "ecarte"\nlang = "fr"\n'
+            'kind = "ocr"\ntitle = "Règles"\n'
+        )
 
     def fail(*args, **kwargs):
         raise RuntimeError("the rule stage broke")

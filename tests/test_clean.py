@@ -1,4 +1,5 @@
 """Tests of the clean stage: what a reader of the cleaned laws relies on."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -41,12 +42,31 @@ def test_replay_gives_the_cleaned_text_on_every_seed(path, fr, en):
     assert starts == sorted(starts)
 
 
-WORDS = ["la", "carte", "cartes", "joueur", "talon", "donne", "l'adversaire", "qu'il", "ayent", "à-touts", "the", "trump", "deal"]
+WORDS = [
+    "la",
+    "carte",
+    "cartes",
+    "joueur",
+    "talon",
+    "donne",
+    "l'adversaire",
+    "qu'il",
+    "ayent",
+    "à-touts",
+    "the",
+    "trump",
+    "deal",
+]
 NOISE = ["^", "*", "|", "»", "-\n", "- ", "\n", "  ", " ; ", "rn", "ii", "\u00ad", "Читать", "\r", "—", "1", "o"]
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(st.lists(st.one_of(st.sampled_from(WORDS), st.sampled_from(NOISE), st.text(alphabet="aeilnorstuéà^*|» -\n", max_size=8)), max_size=40))
+@given(
+    st.lists(
+        st.one_of(st.sampled_from(WORDS), st.sampled_from(NOISE), st.text(alphabet="aeilnorstuéà^*|» -\n", max_size=8)),
+        max_size=40,
+    )
+)
 def test_replay_invariant_on_generated_noisy_text(fr, parts):
     raw = " ".join(parts)
     c = run(raw, fr)
@@ -89,8 +109,9 @@ def test_elision_apostrophe_read_as_debris(fr):
 
 
 def test_running_head_line_becomes_page_break_and_split_word_is_joined(fr):
-    raw = ("Si le premier à jouer a une ou deux car-\n|2 DU WHIST.\ntes de trop, il peut en écarter une.\n"
-           "Le coup est bon.")
+    raw = (
+        "Si le premier à jouer a une ou deux car-\n|2 DU WHIST.\ntes de trop, il peut en écarter une.\nLe coup est bon."
+    )
     c = run(raw, fr)
     assert "deux cartes de trop" in c.text
     assert "WHIST" not in c.text
@@ -105,8 +126,10 @@ def test_running_head_line_becomes_page_break_and_split_word_is_joined(fr):
 def test_running_heads_of_an_unknown_book_go_a_signed_article_stays(en, fr):
     """A head the lexicon does not know is a head when it comes back page after page (or cuts a sentence);
     a short line ending in a number met once, between sentences, is text."""
-    raw = ("The dealer deals the cards one at a time.\nHOYLE'S GAMES. 45\nEach player receives thirteen.\n"
-           "The last card is turned up.\nHOYLE'S GAMES. 47\nIt is the trump.")
+    raw = (
+        "The dealer deals the cards one at a time.\nHOYLE'S GAMES. 45\nEach player receives thirteen.\n"
+        "The last card is turned up.\nHOYLE'S GAMES. 47\nIt is the trump."
+    )
     c = run(raw, en, "en")
     assert "HOYLE" not in c.text and [p.page for p in c.page_breaks] == ["45", "47"]
     c = run("Le conseil a voté le budget de la ville.\nJean FREVILLE. 6\nLa séance est levée à minuit.", fr)
@@ -150,11 +173,17 @@ def test_hyphens_kept_a_lost_line_end_hyphen_is_restored_a_stray_space_joined():
     for kept in ("if any one of them revokes", "he played every day of the year", "some one must deal"):
         assert keep(kept).text == kept
     # the reading text of a witness (hyphens joined) merges the split instead
-    assert "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text
+    assert (
+        "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text
+    )
     # French (CleanConfig.lost_hyphen_langs: measured harmful on the French ICDAR gold) leaves such a split
     # as printed, neither hyphenated nor joined
     wf = Witness(id="t", file="-", game="whist", lang="fr", kind="ocr", title="t")
-    kept_fr = clean(WitnessText(wf, "tout rap prochement avec la ques tion du jour"), general_resources("fr"), CleanConfig(join_hyphens=False)).text
+    kept_fr = clean(
+        WitnessText(wf, "tout rap prochement avec la ques tion du jour"),
+        general_resources("fr"),
+        CleanConfig(join_hyphens=False),
+    ).text
     assert "rap prochement" in kept_fr and "ques tion" in kept_fr
 
 
@@ -196,8 +225,10 @@ def test_uncertain_repair_is_flagged_not_guessed(fr):
 def test_general_resources_work_without_the_corpus():
     res = general_resources("en")
     assert res.lexdata.domain == frozenset()
-    assert clean_text("It is most useful to us under present circumstances, and it aids tbe Treasury.", "en", res) \
+    assert (
+        clean_text("It is most useful to us under present circumstances, and it aids tbe Treasury.", "en", res)
         == "It is most useful to us under present circumstances, and it aids the Treasury."
+    )
 
 
 def test_unknown_words_are_repaired_with_a_lower_margin(fr):
@@ -250,14 +281,19 @@ def test_web_title_line_framed_by_another_script_is_debris(en):
 def test_general_french_is_conservative():
     # outside the corpus (no domain lexicon): no guessed splits or elisions, only clearly unique repairs
     res = general_resources("fr")
-    assert clean_text("Il le sidis en passant, et Tage du capitaine.", "fr", res) == "Il le sidis en passant, et Tage du capitaine."
+    assert (
+        clean_text("Il le sidis en passant, et Tage du capitaine.", "fr", res)
+        == "Il le sidis en passant, et Tage du capitaine."
+    )
     assert "l'administration" in clean_text("Il parle de l'administratïon des postes.", "fr", res)
 
 
 def test_witness_phrase_repair_uses_the_witness_own_repeated_phrases(fr):
-    raw = ("Chaque joueur mêle à son tour. Le premier joue à son tour, puis le second joue à son tour. "
-           "Celui qui a perdu la partie paie le gagnant. Ensuite le troisième joue à soa tour, et le quatrième "
-           "à mon tour de rôle.")
+    raw = (
+        "Chaque joueur mêle à son tour. Le premier joue à son tour, puis le second joue à son tour. "
+        "Celui qui a perdu la partie paie le gagnant. Ensuite le troisième joue à soa tour, et le quatrième "
+        "à mon tour de rôle."
+    )
     c = run(raw, fr)
     assert "le troisième joue à son tour" in c.text
     k = [x for x in c.corrections if x.before == "soa"][0]
@@ -349,7 +385,12 @@ def _naive_ngrams(text, k):
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.lists(st.sampled_from(["le", "coup", "the", "deal", "l'as", "qu’il", "x1", "'t", ",", ".", "—", "\n", " ", "  "]), max_size=60))
+@given(
+    st.lists(
+        st.sampled_from(["le", "coup", "the", "deal", "l'as", "qu’il", "x1", "'t", ",", ".", "—", "\n", " ", "  "]),
+        max_size=60,
+    )
+)
 def test_phrase_ngrams_are_the_clause_ngrams_counted_one_by_one(parts):
     """The phrase pass's evidence: the n-grams printed at least phrase_min_count times, never across a
     clause break or a token that is not a clean word (the fast counter against a naive one)."""
@@ -362,8 +403,10 @@ def test_phrase_ngrams_are_the_clause_ngrams_counted_one_by_one(parts):
 
 def test_witness_phrase_repair_leaves_hyphenated_and_rare_words(en):
     # hyphenated words are the hyphenation pass's business; a rare real word is not bent into a frequent phrase
-    raw = ("The deceased was found. The friends of the deceased came. The son of the deceased spoke. "
-           "After his decease the will of the deceased was read, and the pau-vre man's house was sold.")
+    raw = (
+        "The deceased was found. The friends of the deceased came. The son of the deceased spoke. "
+        "After his decease the will of the deceased was read, and the pau-vre man's house was sold."
+    )
     c = run(raw, en, "en")
     assert "After his decease the will" in c.text and "pau-vre" in c.text
     assert not any(k.method == "witness-phrase" for k in c.corrections)
@@ -392,7 +435,10 @@ def test_hyphen_before_a_numbered_article_was_a_full_stop(en):
 
 def test_english_yon_and_ail_before_their_context():
     res = general_resources("en")
-    assert clean_text("I hope yon will come, for ail the members are here.", "en", res) == "I hope you will come, for all the members are here."
+    assert (
+        clean_text("I hope yon will come, for ail the members are here.", "en", res)
+        == "I hope you will come, for all the members are here."
+    )
     s = "He climbed yon hill, though what did ail him no one knew."
     assert clean_text(s, "en", res) == s
 
@@ -454,8 +500,10 @@ def test_debris_ending_an_article_is_its_full_stop(fr):
 
 
 def test_participle_after_a_feminine_determiner_is_the_noun_the_witness_prints(fr):
-    text = ("Celui qui demande la passe la perd. Une passe se paie. La passe est au joueur. "
-            "Le joueur qui refuse la passé , perd le point ; il a passé deux fois.")
+    text = (
+        "Celui qui demande la passe la perd. Une passe se paie. La passe est au joueur. "
+        "Le joueur qui refuse la passé , perd le point ; il a passé deux fois."
+    )
     t = run(text, fr).text
     assert "refuse la passe ," in t and "il a passé deux" in t
     # without the witness printing the -e noun, nothing changes (la cité)
@@ -463,9 +511,11 @@ def test_participle_after_a_feminine_determiner_is_the_noun_the_witness_prints(f
 
 
 def test_rare_word_printed_once_near_a_word_the_witness_prints_often(fr):
-    text = ("Le joueur prend ses cartes. Il écarte deux cartes. Les cartes sont mêlées. On donne cinq cartes. "
-            "Il voit les cartes de son adversaire. Les cartes retournées sont bonnes. "
-            "Le premier en cartels demande trois cartes et il joue.")
+    text = (
+        "Le joueur prend ses cartes. Il écarte deux cartes. Les cartes sont mêlées. On donne cinq cartes. "
+        "Il voit les cartes de son adversaire. Les cartes retournées sont bonnes. "
+        "Le premier en cartels demande trois cartes et il joue."
+    )
     filler = "Celui qui donne mêle le jeu et fait couper son adversaire avant de distribuer le talon. " * 12
     t = run(filler + text, fr).text  # (a witness long enough to be evidence about itself)
     assert "premier en cartes demande" in t
@@ -517,8 +567,11 @@ def test_general_word_pairs_decide_real_word_errors_in_english():
     k = [x for x in c.corrections if x.before == "lie"][0]
     assert k.method == "bigram-context" and k.kind == "real_word" and "'he was'" in k.evidence
     # right words stay, in contexts the pairs support; names and historical spellings are not judged
-    for s in ("He told a lie and was caught, and the bad weather had been worse.",
-              "Mr Lie was not at home.", "The expences of the year were paid."):
+    for s in (
+        "He told a lie and was caught, and the bad weather had been worse.",
+        "Mr Lie was not at home.",
+        "The expences of the year were paid.",
+    ):
         assert clean_text(s, "en", res) == s
     # no word-pair list for French: the pass does nothing there
     assert clean_text("Le joueur a lie la partie.", "fr", general_resources("fr")) == "Le joueur a lie la partie."
@@ -551,15 +604,20 @@ def test_elision_apostrophe_read_as_a_glyph_before_a_short_word(fr):
 def test_guillemet_glued_to_a_two_letter_word_is_an_s(fr):
     # a word of one or two letters takes no comma: de» deux = des deux, se» cartes = ses cartes; after a
     # longer word the lone » is still a misread comma
-    t = run("Si les cartes ont été vues de» deux joueurs, qui aurait relevé se» cartes , le coup suivant» et l'on joue.", fr).text
+    t = run(
+        "Si les cartes ont été vues de» deux joueurs, qui aurait relevé se» cartes , le coup suivant» et l'on joue.", fr
+    ).text
     assert "vues des deux joueurs" in t and "relevé ses cartes" in t and "suivant, et l'on" in t
     # after a letter glued to other debris (doaj)e») it is no two-letter word
     assert "doaj)es" not in run("La faute est du fait de celui qui doaj)e» ce dernier doit seul en souffrir.", fr).text
 
 
 def test_witness_specks_and_misplaced_marks(fr):
-    t = run("'Quand le joueur a douze cartes, son.parti ne peut faire la levée.\n"
-            "Il range les couleurs rouges et noires ,alternativement dans sa main, aVec soin, de peur de faire suspecter sa bonne foi.'\n", fr).text
+    t = run(
+        "'Quand le joueur a douze cartes, son.parti ne peut faire la levée.\n"
+        "Il range les couleurs rouges et noires ,alternativement dans sa main, aVec soin, de peur de faire suspecter sa bonne foi.'\n",
+        fr,
+    ).text
     assert t.startswith("Quand le joueur") and "son parti ne peut" in t
     assert "noires, alternativement" in t and "avec soin" in t and "bonne foi." in t and "foi.'" not in t
     # a quotation opened with an apostrophe on the line keeps its closing one; an initial stays when not a word
@@ -571,7 +629,10 @@ def test_witness_specks_and_misplaced_marks(fr):
 
 
 def test_lone_m_and_el_are_read_by_grammar(fr):
-    t = run("Il ne pourrait faire la dernière levée, m les trois autres joueurs ; el si l'un d'eux avait quatorze cartes.", fr).text
+    t = run(
+        "Il ne pourrait faire la dernière levée, m les trois autres joueurs ; el si l'un d'eux avait quatorze cartes.",
+        fr,
+    ).text
     assert "levée, ni les trois" in t and "; et si l'un" in t
     # el inside a name, a hyphenated fragment or glued to debris is left alone
     t = run("Le roi Pedro el Cruel joua, et el-les jouent, qu\\m des joueurs.", fr).text

@@ -1,5 +1,6 @@
 """Hostile input through the clean stage (issue 18): bounded work per token and per line, nothing dropped
 silently, progress only on a terminal, and a fuzz test of clean_text."""
+
 from __future__ import annotations
 
 import os
@@ -31,7 +32,10 @@ def run_clean(stdin: str, *args: str) -> tuple[int, str, str, float, int]:
     t0 = time.perf_counter()
     p = subprocess.Popen(cmd, cwd=ROOT, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     got: dict[str, bytes] = {}
-    readers = [threading.Thread(target=lambda k=k, f=f: got.__setitem__(k, f.read())) for k, f in (("out", p.stdout), ("err", p.stderr))]
+    readers = [
+        threading.Thread(target=lambda k=k, f=f: got.__setitem__(k, f.read()))
+        for k, f in (("out", p.stdout), ("err", p.stderr))
+    ]
     for r in readers:
         r.start()
     p.stdin.write(stdin.encode("utf-8"))
@@ -82,11 +86,13 @@ def test_a_token_past_the_bounds_is_left_as_printed_and_flagged():
 
 def test_many_short_lines_clean_in_linear_time():
     res = general_resources("en")
+
     def seconds(n: int) -> float:
         text = "\n".join(f"ABC {i % 300}" for i in range(n))
         t0 = time.perf_counter()
         explain_text(text, "en", res)
         return time.perf_counter() - t0
+
     seconds(200)
     small, big = seconds(3000), seconds(12000)
     assert big <= 4 * small * 2.0 + 0.5, (small, big)  # (4x the lines: at most about 4x the time)
@@ -130,8 +136,13 @@ def _under_a_terminal(args: list[str], stdin: bytes) -> str:
 
     master, slave = pty.openpty()
     fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))  # (a terminal 100 columns wide)
-    p = subprocess.Popen([sys.executable, "-m", "pipeline", "clean", "-", "--lang", "en", *args], cwd=ROOT,
-                         stdin=subprocess.PIPE, stdout=subprocess.DEVNULL, stderr=slave)
+    p = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", "clean", "-", "--lang", "en", *args],
+        cwd=ROOT,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.DEVNULL,
+        stderr=slave,
+    )
     os.close(slave)
     p.stdin.write(stdin)
     p.stdin.close()
@@ -178,8 +189,11 @@ def warm():
     return res
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture,
-                                                                  HealthCheck.data_too_large])
+@settings(
+    max_examples=60,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.function_scoped_fixture, HealthCheck.data_too_large],
+)
 @given(text=TEXTS, lang=st.sampled_from(["en", "fr"]), domain=st.booleans())
 def test_fuzz_clean_text_never_fails_and_stays_in_budget(warm, text, lang, domain):
     res = warm[lang][1 if domain else 0]

@@ -1,4 +1,5 @@
 """The clean stage as a registry of passes: one signature, config switches, and ``clean --explain``."""
+
 from __future__ import annotations
 
 import io
@@ -52,7 +53,9 @@ def test_a_new_pass_is_one_object_in_the_registry():
     # a pass the orchestrator has never seen runs with the others, and its change is a Correction
     def shout(text, ctx):
         i = text.find("partie")
-        return PassResult([Edit(i, i + len("partie"), "PARTIE", "casing", "test:shout", 1.0, (), "test pass")] if i >= 0 else [])
+        return PassResult(
+            [Edit(i, i + len("partie"), "PARTIE", "casing", "test:shout", 1.0, (), "test pass")] if i >= 0 else []
+        )
 
     extra = Pass("shout", shout, ("repair_words",))
     res = general_resources("fr")

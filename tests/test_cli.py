@@ -1,4 +1,5 @@
 """The command line: cleaning any text, and the one-line errors of every subcommand."""
+
 from __future__ import annotations
 
 import io
@@ -26,7 +27,9 @@ def test_clean_lines_keeps_one_output_line_per_input_line(capsys, monkeypatch):
 
 
 def test_clean_repairs_text_from_outside_the_corpus(capsys, monkeypatch):
-    status, out, _ = run(["clean", "-", "--lang", "fr"], capsys, "Le joueur qui a une cartc de trop perd la partie.\n", monkeypatch)
+    status, out, _ = run(
+        ["clean", "-", "--lang", "fr"], capsys, "Le joueur qui a une cartc de trop perd la partie.\n", monkeypatch
+    )
     assert status == 0 and "une carte de trop" in out
 
 
@@ -39,7 +42,9 @@ def test_clean_uses_the_card_game_lexicon_only_on_card_game_text(capsys, monkeyp
     assert run(["clean", "-", "--lang", "fr"], capsys, game, monkeypatch)[1] == game.replace("â", "a")
     assert run(["clean", "-", "--lang", "fr"], capsys, press, monkeypatch)[1] == press
     assert run(["clean", "-", "--lang", "fr", "--general"], capsys, game, monkeypatch)[1] == game
-    assert run(["clean", "-", "--lang", "fr", "--resources", "domain"], capsys, press, monkeypatch)[1] == press.replace("â", "a")
+    assert run(["clean", "-", "--lang", "fr", "--resources", "domain"], capsys, press, monkeypatch)[1] == press.replace(
+        "â", "a"
+    )
 
 
 def test_clean_refuses_a_missing_file_and_non_utf8_input(capsys, monkeypatch, tmp_path):
@@ -68,8 +73,19 @@ def test_unknown_scheduler_is_a_one_line_error(capsys, tmp_path):
 
 
 def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys, tmp_path):
-    status, _, err = run(["--out", str(tmp_path / "o"), "--cache", str(tmp_path / "c"), "build", "--quiet",
-                          "--scheduler", "tcp://127.0.0.1:9"], capsys)
+    status, _, err = run(
+        [
+            "--out",
+            str(tmp_path / "o"),
+            "--cache",
+            str(tmp_path / "c"),
+            "build",
+            "--quiet",
+            "--scheduler",
+            "tcp://127.0.0.1:9",
+        ],
+        capsys,
+    )
     assert status == 2 and err.count("\n") == 1 and "cannot reach the Dask scheduler" in err
     assert not (tmp_path / "o").exists()
 
@@ -83,7 +99,9 @@ def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
     (d / "1.txt").write_text(
         "[OCR_toInput] Xy The dealer tbe card was faced\n"
         "[OCR_aligned] Xy The dealer tbe card was faced\n"
-        "[ GS_aligned] ## The dealer the card was faced\n", encoding="utf-8")
+        "[ GS_aligned] ## The dealer the card was faced\n",
+        encoding="utf-8",
+    )
     assert read_icdar2019(d / "1.txt") == (" The dealer tbe card was faced", " The dealer the card was faced")
     assert evaluate(["--sets", str(d)]) == 0  # language read from the folder's name
     out = capsys.readouterr().out

@@ -1,4 +1,5 @@
 """Word-level collation (pipeline/collate.py) and its TEI parallel segmentation."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -36,13 +37,16 @@ def _check(a_text: str, b_text: str) -> None:
     assert all(s.a or s.b for s in segs)
 
 
-@pytest.mark.parametrize("a,b", [
-    ("the deal is good", "the deal is good"),
-    ("he must take the lowest", "he must take the highest card"),
-    ("p>ack during the first deal", "pack during the first deal"),
-    ("", "Consult me"),
-    ("a b c a b c", "c b a"),
-])
+@pytest.mark.parametrize(
+    "a,b",
+    [
+        ("the deal is good", "the deal is good"),
+        ("he must take the lowest", "he must take the highest card"),
+        ("p>ack during the first deal", "pack during the first deal"),
+        ("", "Consult me"),
+        ("a b c a b c", "c b a"),
+    ],
+)
 def test_collation_is_a_token_diff(a, b):
     _check(a, b)
 

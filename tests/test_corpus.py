@@ -1,4 +1,5 @@
 """The corpus metadata and raw files: strict validation, one-line errors, nothing half-written."""
+
 from __future__ import annotations
 
 import hashlib
@@ -27,8 +28,7 @@ def test_corpus_has_the_five_seed_witnesses_of_four_files_and_the_revised_code()
     assert len({w.file for w in ws}) == 5
     en004 = ws[-1]
     assert (en004.game, en004.lang, en004.kind) == ("whist", "en", "transcription")
-    assert (CORPUS / en004.file).read_bytes() == (SHARED / "witnesses" /
-                                                  "whist-en-revised-code-1900.txt").read_bytes()
+    assert (CORPUS / en004.file).read_bytes() == (SHARED / "witnesses" / "whist-en-revised-code-1900.txt").read_bytes()
     assert {w.game for w in ws} == {"ecarte", "whist"}
 
 
@@ -63,12 +63,21 @@ BAD_INPUTS = {
     ),
     "binary file": (lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(b"\x89PNG\x00\x00\x01"), "binary"),
     "empty file": (lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(b"\n  \n"), "empty"),
-    "unknown field": (lambda c: _set_entry(c, 'id = "fr-001"', 'id = "fr-001"\ncolour = "red"'), "unknown field 'colour'"),
-    "missing required field": (lambda c: _set_entry(c, 'lang = "en"\nkind = "transcription"', 'kind = "transcription"'), "missing required field 'lang'"),
+    "unknown field": (
+        lambda c: _set_entry(c, 'id = "fr-001"', 'id = "fr-001"\ncolour = "red"'),
+        "unknown field 'colour'",
+    ),
+    "missing required field": (
+        lambda c: _set_entry(c, 'lang = "en"\nkind = "transcription"', 'kind = "transcription"'),
+        "missing required field 'lang'",
+    ),
     "duplicate id": (lambda c: _set_entry(c, 'id = "en-002"', 'id = "fr-001"'), "two witnesses have the id 'fr-001'"),
     "malformed metadata": (lambda c: _set_entry(c, 'game = "whist"', 'game = "whist'), "malformed TOML"),
     "bad value": (lambda c: _set_entry(c, 'game = "whist"', 'game = "bridge"'), "not one of ecarte, whist"),
-    "marker not found": (lambda c: _set_entry(c, 'end_before = "AI-modernized', 'end_before = "No such marker'), "not found"),
+    "marker not found": (
+        lambda c: _set_entry(c, 'end_before = "AI-modernized', 'end_before = "No such marker'),
+        "not found",
+    ),
 }
 
 
@@ -80,7 +89,9 @@ def test_bad_input_is_one_line_error_and_outputs_unchanged(case, tmp_corpus, tmp
     before = snapshot(out)
     damage, message = BAD_INPUTS[case]
     damage(tmp_corpus)
-    status = main(["--corpus", str(tmp_corpus), "--out", str(out), "--cache", str(tmp_path / "cache"), "build", "--quiet"])
+    status = main(
+        ["--corpus", str(tmp_corpus), "--out", str(out), "--cache", str(tmp_path / "cache"), "build", "--quiet"]
+    )
     err = capsys.readouterr().err
     assert status != 0
     lines = err.strip().splitlines()
@@ -112,8 +123,26 @@ def test_add_refuses_non_utf8_and_duplicates_without_writing(tmp_corpus, tmp_pat
 def test_add_registers_a_scan_that_then_loads(tmp_corpus, tmp_path):
     scan = tmp_path / "whist_1850.txt"
     scan.write_text("LOIS DU WHIST\n1. On coupe.\n2. On donne.\n", encoding="utf-8")
-    status = main(["--corpus", str(tmp_corpus), "add", str(scan), "--id", "fr-900", "--game", "whist",
-                   "--lang", "fr", "--kind", "ocr", "--title", "Lois du whist", "--year", "1850"])
+    status = main(
+        [
+            "--corpus",
+            str(tmp_corpus),
+            "add",
+            str(scan),
+            "--id",
+            "fr-900",
+            "--game",
+            "whist",
+            "--lang",
+            "fr",
+            "--kind",
+            "ocr",
+            "--title",
+            "Lois du whist",
+            "--year",
+            "1850",
+        ]
+    )
     assert status == 0
     ws = {w.id: w for w in load_witnesses(tmp_corpus)}
     assert ws["fr-900"].year == 1850 and ws["fr-900"].file == "raw/whist_1850.txt"

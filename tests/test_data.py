@@ -1,6 +1,7 @@
 """Data a scholar can cite and query: typed tables that read back as written, a valid Frictionless
 Data Package, a deterministic SQLite database that Datasette serves with full-text search, figures
 as deterministic SVG, licences and a valid CITATION.cff."""
+
 from __future__ import annotations
 
 import json
@@ -47,8 +48,9 @@ def test_every_table_reads_back_with_its_types(out):
         path = out / table.path
         assert path.is_file(), f"the build wrote no {table.path}"
         df = read_table(path)
-        assert {c: str(t) for c, t in df.dtypes.items()} == {c.name: str(pd.Series(dtype=PANDAS_DTYPES[c.type]).dtype)
-                                                             for c in table.columns}
+        assert {c: str(t) for c, t in df.dtypes.items()} == {
+            c.name: str(pd.Series(dtype=PANDAS_DTYPES[c.type]).dtype) for c in table.columns
+        }
         # written again from what was read, the file is the same bytes: nothing was lost or retyped
         assert csv_bytes(df) == path.read_bytes(), f"{table.path} does not read back as written"
         for c in table.columns:
@@ -67,11 +69,17 @@ def test_integers_are_written_as_integers_and_pages_as_printed(out):
                 bad = df[c.name][~df[c.name].str.fullmatch(r"-?\d*")]
                 assert bad.empty, f"{table}.{c.name} has non-integer cells {bad.tolist()[:3]}"
     assert "4" in set(laws["number"]) and "" in set(laws["number"])  # a number, and a rule without one
-    declared = {str(w["year"]) for w in tomllib.loads((ROOT / "corpus" / "witnesses.toml").read_text("utf-8"))["witness"] if w.get("year")}
+    declared = {
+        str(w["year"])
+        for w in tomllib.loads((ROOT / "corpus" / "witnesses.toml").read_text("utf-8"))["witness"]
+        if w.get("year")
+    }
     assert declared and set(witnesses["year"]) - {""} == declared  # the years as declared: 1897, not 1897.0
     typed = read_table(out / "witnesses.csv")
     assert typed["page"].dropna().map(type).eq(str).all()
-    assert read_table(out / "laws.csv")["number"].dropna().map(lambda v: isinstance(v, int) or float(v).is_integer()).all()
+    assert (
+        read_table(out / "laws.csv")["number"].dropna().map(lambda v: isinstance(v, int) or float(v).is_integer()).all()
+    )
     assert str(read_table(out / "laws.csv")["number"].dtype) == "Int64"
 
 
@@ -149,11 +157,15 @@ def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path)
         # every law a ruling cites is a row of rule_citations, joined to the law
         rules = read_table(out / "rules.csv")
         cited = {(i, x) for i, c in enumerate(rules["citations"].fillna(""), 1) for x in c.split(";") if x}
-        assert cited and cited == set(db.execute(
-            "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"))
+        assert cited and cited == set(
+            db.execute(
+                "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"
+            )
+        )
         # every table of the database (FTS5 shadow tables aside) is documented in the README
-        section = re.search(r"^### `outputs/cardlaws.sqlite`.*?(?=^### )", (ROOT / "README.md").read_text(encoding="utf-8"),
-                            re.S | re.M).group(0)
+        section = re.search(
+            r"^### `outputs/cardlaws.sqlite`.*?(?=^### )", (ROOT / "README.md").read_text(encoding="utf-8"), re.S | re.M
+        ).group(0)
         for (name,) in db.execute("select name from sqlite_master where type = 'table' and name not like 'laws_fts_%'"):
             assert re.search(rf"\b{name}\b", section), f"README does not document the database table {name}"
         hits = db.execute("select rowid from laws_fts where laws_fts match 'ecarte'").fetchall()
@@ -179,9 +191,22 @@ def _get_json(url: str):
 
 def test_datasette_serves_the_database_and_answers_a_full_text_query(out):
     port = _free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "datasette", "serve", "--host", "127.0.0.1", "--port", str(port),
-                             "--immutable", str(out / "cardlaws.sqlite")],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "datasette",
+            "serve",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--immutable",
+            str(out / "cardlaws.sqlite"),
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+    )
     base = f"http://127.0.0.1:{port}"
     try:
         deadline = time.monotonic() + 60
@@ -262,5 +287,9 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
     subprocess.run([sys.executable, "-c", script, str(copy)], check=True, env=env, cwd=ROOT, timeout=300)
-    for rel in ["cardlaws.sqlite", "datapackage.json", *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg"))]:
+    for rel in [
+        "cardlaws.sqlite",
+        "datapackage.json",
+        *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg")),
+    ]:
         assert (copy / rel).read_bytes() == (out / rel).read_bytes(), f"{rel} differs when written by another process"

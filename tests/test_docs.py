@@ -1,4 +1,5 @@
 """The README documents every command and every column of every table the build writes."""
+
 from __future__ import annotations
 
 import re

@@ -1,4 +1,5 @@
 """The Écarté model: the regular game, and irregularities resolved by the referee from the rule table."""
+
 from __future__ import annotations
 
 import random
@@ -43,7 +44,9 @@ def test_a_king_turned_up_scores_one_for_the_dealer():
 
 
 def test_follow_suit_and_win_the_trick_if_able_else_trump():
-    s = replace(new_game(), phase="play", turnup="7C", hands=(("QH", "8H", "KC"), ("9D",)), table=((1, "JH"),), to_move=0)
+    s = replace(
+        new_game(), phase="play", turnup="7C", hands=(("QH", "8H", "KC"), ("9D",)), table=((1, "JH"),), to_move=0
+    )
     assert set(legal_plays(s, 0)) == {"QH"}  # must overtake
     s2 = replace(s, hands=(("8H", "7H", "KC"), ("9D",)))
     assert set(legal_plays(s2, 0)) == {"8H", "7H"}  # must follow though he cannot win
@@ -89,7 +92,11 @@ def test_deal_out_of_turn_found_after_the_turn_up_reserves_the_cards_for_the_nex
     wrong = deal(new_game(dealer=1), rng)  # player 1 deals though it was player 0's turn
     s, decision = resolve(wrong, Irregularity("deal_out_of_turn", (("discovered", "after_trump"),), 1), ruler, rng)
     assert decision.ruling.outcome == "cards_reserved_for_next_deal"
-    assert {c.law_id for c in decision.citations} == {"ecarte.fr-000.law-6", "ecarte.en-003.law-9", "ecarte.en-003m.law-9"}
+    assert {c.law_id for c in decision.citations} == {
+        "ecarte.fr-000.law-6",
+        "ecarte.en-003.law-9",
+        "ecarte.en-003m.law-9",
+    }
     assert s.dealer == 0 and s.reserved is not None and not check_legal(s)
     nxt = deal(replace(s, phase="over", dealer=1), rng)  # the next hand is the reserved one
     assert sorted(nxt.hands[0] + nxt.hands[1]) == sorted(wrong.hands[0] + wrong.hands[1])

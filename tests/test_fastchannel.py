@@ -1,4 +1,5 @@
 """The compiled channel (pipeline.clean.fastchannel) gives exactly what the Python programme gives."""
+
 from __future__ import annotations
 
 from pathlib import Path
@@ -16,7 +17,12 @@ LEXICON = Path(__file__).resolve().parent.parent / "corpus" / "lexicon"
 CFG = CleanConfig()
 CHANNELS = {}
 for lang in ("fr", "en"):
-    args = (load_lexicon_data(LEXICON, lang, domain=False).confusions, CFG.accent_cost, CFG.junk_sub_cost, CFG.junk_del_cost)
+    args = (
+        load_lexicon_data(LEXICON, lang, domain=False).confusions,
+        CFG.accent_cost,
+        CFG.junk_sub_cost,
+        CFG.junk_del_cost,
+    )
     slow, fast = Channel(*args), FastChannel(*args)
     slow.extra_letter = fast.extra_letter = CFG.extra_letter_cost
     CHANNELS[lang] = (slow, fast)

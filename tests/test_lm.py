@@ -1,4 +1,5 @@
 """The language-model voice of word repair (pipeline.lm) and fold-based tuning (measure.folds)."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -8,7 +9,6 @@ import pytest
 from pipeline import lm
 from pipeline.clean import CleanConfig, general_resources
 from measure.folds import cross_validate, doc_folds, pooled
-
 
 
 @pytest.fixture(scope="module")
@@ -25,14 +25,17 @@ def sentence_logp(v: lm.Voice, text: str) -> float:
     return s
 
 
-@pytest.mark.parametrize("right,wrong", [
-    ("the king takes the trick", "tire king takes the trick"),
-    ("he is obliged to play", "be is obliged to play"),
-    ("the card must be played", "the card must he played"),
-    ("and the king wins", "ami the king wins"),
-    ("the dealer deals the cards", "tho dealer deals the cards"),
-    ("the players cut the pack", "tile players cut the pack"),
-])
+@pytest.mark.parametrize(
+    "right,wrong",
+    [
+        ("the king takes the trick", "tire king takes the trick"),
+        ("he is obliged to play", "be is obliged to play"),
+        ("the card must be played", "the card must he played"),
+        ("and the king wins", "ami the king wins"),
+        ("the dealer deals the cards", "tho dealer deals the cards"),
+        ("the players cut the pack", "tile players cut the pack"),
+    ],
+)
 def test_trigram_voice_prefers_the_right_sentence(right, wrong):
     v = lm.Voice("en")
     assert sentence_logp(v, right) > sentence_logp(v, wrong) + 1.0

@@ -4,6 +4,7 @@ Each notebook is executed with nbclient on the venv's ipykernel against a fresh 
 (PIPELINE_OUTPUTS), every cell must run without error, and each notebook's last cell (its checks)
 must print its "checks passed" line. The committed .ipynb must hold the same cells as its .py.
 """
+
 from __future__ import annotations
 
 import os

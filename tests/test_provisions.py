@@ -1,4 +1,5 @@
 """Tests of the structured reading of laws (pipeline/provisions.py) and of the 94-law Revised Code as a witness."""
+
 from __future__ import annotations
 
 import shutil
@@ -8,7 +9,14 @@ import pytest
 
 from measure.evaluate_align import ROOT, make_law, segmented_laws
 from pipeline.model import Witness
-from pipeline.provisions import ExtractionError, compare, event_suggestions, load_extraction, read_provision, read_provisions
+from pipeline.provisions import (
+    ExtractionError,
+    compare,
+    event_suggestions,
+    load_extraction,
+    read_provision,
+    read_provisions,
+)
 
 CORPUS = ROOT / "corpus"
 EN = Witness(id="en-950", file="raw/x.txt", game="whist", lang="en", kind="transcription", title="t")
@@ -25,8 +33,17 @@ def ex():
 
 
 def test_a_law_is_read_as_event_conditions_and_outcome_in_both_languages(ex):
-    en = read_provisions([law(EN, 1, "If any one deal out of turn, and the error be not found till the trump card is turned, "
-                                     "the cards are laid aside for the next deal; if play has begun, the deal stands.")], ex)
+    en = read_provisions(
+        [
+            law(
+                EN,
+                1,
+                "If any one deal out of turn, and the error be not found till the trump card is turned, "
+                "the cards are laid aside for the next deal; if play has begun, the deal stands.",
+            )
+        ],
+        ex,
+    )
     p = next(iter(en.values()))
     assert "deal_out_of_turn" in p.event_ids
     assert {"after_trump", "after_play"} <= p.facts()["discovered"]
@@ -38,9 +55,13 @@ def test_a_law_is_read_as_event_conditions_and_outcome_in_both_languages(ex):
 
 
 def test_same_event_in_two_languages_compares_as_shared_and_other_events_as_different(ex):
-    a = read_provision(law(EN, 1, "If any card, excepting the last, be faced in the pack, there must be a new deal."), ex)
+    a = read_provision(
+        law(EN, 1, "If any card, excepting the last, be faced in the pack, there must be a new deal."), ex
+    )
     b = read_provision(law(FR, 2, "Si une carte se trouve retournée dans le jeu, on redonne."), ex)
-    c = read_provision(law(FR, 3, "Il y a renonce lorsqu'un joueur, ayant de la couleur demandée, en fournit une autre."), ex)
+    c = read_provision(
+        law(FR, 3, "Il y a renonce lorsqu'un joueur, ayant de la couleur demandée, en fournit une autre."), ex
+    )
     same, other = compare(a, b), compare(a, c)
     assert same.event_overlap == 1.0 and same.shared_events == ("faced_card_in_pack",)
     assert "event: faced_card_in_pack" in same.evidence()
@@ -48,8 +69,12 @@ def test_same_event_in_two_languages_compares_as_shared_and_other_events_as_diff
 
 
 def test_conditions_that_exclude_each_other_are_reported(ex):
-    a = read_provision(law(EN, 1, "A player dealing out of turn may be stopped before the trump card is turned up."), ex)
-    b = read_provision(law(EN, 2, "If a player deal out of turn, and it be found out only after play has begun, the deal stands."), ex)
+    a = read_provision(
+        law(EN, 1, "A player dealing out of turn may be stopped before the trump card is turned up."), ex
+    )
+    b = read_provision(
+        law(EN, 2, "If a player deal out of turn, and it be found out only after play has begun, the deal stands."), ex
+    )
     cmp = compare(a, b)
     assert cmp.shared_events == ("deal_out_of_turn",) and cmp.conflicting_facts
     assert "conditions differ: discovered" in cmp.evidence()
@@ -57,18 +82,38 @@ def test_conditions_that_exclude_each_other_are_reported(ex):
 
 def test_a_side_mention_is_not_what_the_law_rules_on(ex):
     """'answerable for any revoke' names a revoke without ruling on one; an exception late in a law weighs less."""
-    p = read_provision(law(EN, 1, "Should three players have their right number of cards, the fourth less than thirteen, "
-                                  "the deal stands, and he is answerable for any revoke he may have made."), ex)
+    p = read_provision(
+        law(
+            EN,
+            1,
+            "Should three players have their right number of cards, the fourth less than thirteen, "
+            "the deal stands, and he is answerable for any revoke he may have made.",
+        ),
+        ex,
+    )
     assert "wrong_card_count" in p.event_ids and "revoke" not in p.event_ids
-    q = read_provision(law(EN, 2, "If, whilst dealing, a card be exposed by the dealer, the adversaries may claim a new deal, "
-                                  "provided that none of them has touched the cards; otherwise the exposed card cannot be called."), ex)
+    q = read_provision(
+        law(
+            EN,
+            2,
+            "If, whilst dealing, a card be exposed by the dealer, the adversaries may claim a new deal, "
+            "provided that none of them has touched the cards; otherwise the exposed card cannot be called.",
+        ),
+        ex,
+    )
     w = {e: x for e, x, _ in q.events}
     assert w["card_exposed_in_dealing"] == 1.0 and w.get("exposed_card", 0) < 1.0
 
 
 def test_a_law_naming_the_offence_of_another_law_takes_its_events(ex):
-    laws = [law(EN, 37, "If the dealer deal out of turn, and either adversary call attention to it in time, there is a new deal."),
-            law(EN, 38, "Should a correction of any offence mentioned in 37 not be made in time, the deal stands.")]
+    laws = [
+        law(
+            EN,
+            37,
+            "If the dealer deal out of turn, and either adversary call attention to it in time, there is a new deal.",
+        ),
+        law(EN, 38, "Should a correction of any offence mentioned in 37 not be made in time, the deal stands."),
+    ]
     ps = read_provisions(laws, ex)
     assert "deal_out_of_turn" in ps[laws[1].id].event_ids
 
@@ -76,7 +121,9 @@ def test_a_law_naming_the_offence_of_another_law_takes_its_events(ex):
 def test_extraction_data_errors_are_one_line(tmp_path: Path):
     corpus = tmp_path / "corpus"
     shutil.copytree(CORPUS / "annotations", corpus / "annotations")
-    (corpus / "annotations" / "extraction_whist.toml").write_text('[[event]]\nid = "x"\nen = ["(unclosed"]\n', encoding="utf-8")
+    (corpus / "annotations" / "extraction_whist.toml").write_text(
+        '[[event]]\nid = "x"\nen = ["(unclosed"]\n', encoding="utf-8"
+    )
     with pytest.raises(ExtractionError) as e:
         load_extraction(corpus)
     assert "\n" not in str(e.value) and "(unclosed" in str(e.value)
@@ -94,8 +141,17 @@ def test_the_patterns_are_data_for_every_game():
 
 
 def test_event_suggestions_feed_the_rule_table():
-    sug = event_suggestions([law(FR, 9, "Si l'on donne avant son tour, et qu'on ne s'en aperçoive qu'après la retourne vue, "
-                                        "les cartes se mettent de côté.")], CORPUS)
+    sug = event_suggestions(
+        [
+            law(
+                FR,
+                9,
+                "Si l'on donne avant son tour, et qu'on ne s'en aperçoive qu'après la retourne vue, "
+                "les cartes se mettent de côté.",
+            )
+        ],
+        CORPUS,
+    )
     assert [s.term for s in sug] == ["event:deal_out_of_turn"]
 
 

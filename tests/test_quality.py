@@ -3,6 +3,7 @@
 Measured on the committed build's outputs (rebuilt byte for byte by test_build), with the gold's
 own metric (../shared/gold/cer.py). Targets are those of the issues; the figures are in the README.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -16,8 +17,11 @@ from pipeline.segment import segment
 from conftest import CORPUS, OUTPUTS, SHARED
 
 GOLD = SHARED / "gold"
-GOLD_OF = {"fr-000": "000_c07e0ee7da536d04.gold.txt", "en-003": "003_30f2ea30674abb0f.gold.txt",
-           "en-003m": "003_30f2ea30674abb0f.gold.txt"}
+GOLD_OF = {
+    "fr-000": "000_c07e0ee7da536d04.gold.txt",
+    "en-003": "003_30f2ea30674abb0f.gold.txt",
+    "en-003m": "003_30f2ea30674abb0f.gold.txt",
+}
 
 
 def cer_module():

@@ -1,5 +1,6 @@
 """The referee: one scenario per law with a ruling (outcome + citations of all witnesses), errors, CLI, and a
 differential test against a slow, obviously correct reading of the curated annotations."""
+
 from __future__ import annotations
 
 import itertools
@@ -41,27 +42,146 @@ SCENARIOS = [
     (E, "cut_exposes_two_cards", {}, None, ("take_lowest", (), None, ()), en(1)),
     (E, "incorrect_pack", {"discovered": "after_deal"}, None, ("deal_stands", (), None, ()), en(2)),
     (E, "faced_card_in_pack", {"phase": "first_deal", "card": "other"}, None, ("new_deal", (), None, ()), en(3)),
-    (E, "faced_card_in_pack", {"phase": "first_deal", "card": "trump", "goes_to": "dealer"}, None, ("deal_stands", (), None, ()), en(3)),
-    (E, "faced_card_in_pack", {"phase": "discard", "goes_to": "dealer"}, None, ("deal_stands", (), None, ()), [FR + "4", *en(4)]),
-    (E, "faced_card_in_pack", {"phase": "discard", "card": "other", "goes_to": "non_dealer"}, None, (None, ("deal_stands", "new_deal"), "non_dealer", ()), [FR + "4", *en(4)]),
+    (
+        E,
+        "faced_card_in_pack",
+        {"phase": "first_deal", "card": "trump", "goes_to": "dealer"},
+        None,
+        ("deal_stands", (), None, ()),
+        en(3),
+    ),
+    (
+        E,
+        "faced_card_in_pack",
+        {"phase": "discard", "goes_to": "dealer"},
+        None,
+        ("deal_stands", (), None, ()),
+        [FR + "4", *en(4)],
+    ),
+    (
+        E,
+        "faced_card_in_pack",
+        {"phase": "discard", "card": "other", "goes_to": "non_dealer"},
+        None,
+        (None, ("deal_stands", "new_deal"), "non_dealer", ()),
+        [FR + "4", *en(4)],
+    ),
     (E, "dealer_exposes_card", {"owner": "dealer"}, None, ("deal_stands", (), None, ()), [FR + "5", *en(5)]),
-    (E, "dealer_exposes_card", {"owner": "non_dealer"}, None, (None, ("deal_stands", "new_deal"), "non_dealer", ()), [FR + "5", *en(5)]),
+    (
+        E,
+        "dealer_exposes_card",
+        {"owner": "non_dealer"},
+        None,
+        (None, ("deal_stands", "new_deal"), "non_dealer", ()),
+        [FR + "5", *en(5)],
+    ),
     (E, "deal_out_of_turn", {"discovered": "before_trump"}, None, ("new_deal", (), None, ()), [FR + "6", *en(9)]),
-    (E, "deal_out_of_turn", {"discovered": "after_trump"}, None, ("cards_reserved_for_next_deal", (), None, ()), [FR + "6", *en(9)]),
+    (
+        E,
+        "deal_out_of_turn",
+        {"discovered": "after_trump"},
+        None,
+        ("cards_reserved_for_next_deal", (), None, ()),
+        [FR + "6", *en(9)],
+    ),
     (E, "deal_out_of_turn", {"discovered": "after_play"}, None, ("deal_stands", (), None, ()), [FR + "6", *en(9)]),
-    (E, "wrong_card_count", {"holder": "dealer", "error": "too_many", "discovered": "before_seen"}, None, ("rectify", (), None, ()), [FR + "7", *en(6)]),
-    (E, "wrong_card_count", {"holder": "non_dealer", "error": "too_few", "discovered": "before_seen"}, None, ("rectify", (), None, ()), [FR + "7", FR + "8", *en(6)]),
-    (E, "wrong_card_count", {"holder": "dealer", "error": "too_few", "discovered": "after_seen"}, None, (None, ("complete_from_stock", "new_deal"), "non_dealer", ()), [FR + "9", *en(6)]),
-    (E, "wrong_card_count", {"holder": "dealer", "error": "too_many", "discovered": "after_seen"}, None, (None, ("draw_surplus", "new_deal"), "non_dealer", ()), [FR + "9", *en(6)]),
-    (E, "wrong_card_count", {"holder": "non_dealer", "error": "too_few", "discovered": "after_seen"}, None, (None, ("complete_from_stock", "new_deal"), "non_dealer", ()), [FR + "10", *en(7)]),
-    (E, "wrong_card_count", {"holder": "non_dealer", "error": "too_many", "discovered": "after_seen"}, None, (None, ("discard_surplus", "new_deal"), "non_dealer", ()), [FR + "10", *en(7)]),
-    (E, "discard_error", {"by": "non_dealer"}, None, (None, (), None, ("lose_point", "king_not_scored")), [FR + "11", *en(8)]),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "dealer", "error": "too_many", "discovered": "before_seen"},
+        None,
+        ("rectify", (), None, ()),
+        [FR + "7", *en(6)],
+    ),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "non_dealer", "error": "too_few", "discovered": "before_seen"},
+        None,
+        ("rectify", (), None, ()),
+        [FR + "7", FR + "8", *en(6)],
+    ),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "dealer", "error": "too_few", "discovered": "after_seen"},
+        None,
+        (None, ("complete_from_stock", "new_deal"), "non_dealer", ()),
+        [FR + "9", *en(6)],
+    ),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "dealer", "error": "too_many", "discovered": "after_seen"},
+        None,
+        (None, ("draw_surplus", "new_deal"), "non_dealer", ()),
+        [FR + "9", *en(6)],
+    ),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "non_dealer", "error": "too_few", "discovered": "after_seen"},
+        None,
+        (None, ("complete_from_stock", "new_deal"), "non_dealer", ()),
+        [FR + "10", *en(7)],
+    ),
+    (
+        E,
+        "wrong_card_count",
+        {"holder": "non_dealer", "error": "too_many", "discovered": "after_seen"},
+        None,
+        (None, ("discard_surplus", "new_deal"), "non_dealer", ()),
+        [FR + "10", *en(7)],
+    ),
+    (
+        E,
+        "discard_error",
+        {"by": "non_dealer"},
+        None,
+        (None, (), None, ("lose_point", "king_not_scored")),
+        [FR + "11", *en(8)],
+    ),
     (E, "discard_error", {"by": "dealer"}, None, ("as_wrong_card_count", (), None, ()), en(8)),
-    (E, "plays_with_too_many_cards", {}, None, (None, (), None, ("lose_point", "king_not_scored")), [FR + "12", *en(12)]),
-    (E, "several_cards_turned_for_trump", {}, None, (None, ("rectify", "new_deal"), "non_dealer", ()), [FR + "13", *en(10)]),
-    (E, "several_cards_turned_for_trump", {}, "fr-000", (None, ("rectify", "new_deal"), "non_dealer", ()), [FR + "13", *en(10)]),
-    (E, "several_cards_turned_for_trump", {}, "en-003", (None, ("rectify", "new_deal"), "non_dealer", ()), [FR + "13", *en(10)]),
-    (E, "several_cards_turned_for_trump", {}, "en-003m", (None, ("rectify", "new_deal"), "non_dealer", ()), [FR + "13", *en(10)]),
+    (
+        E,
+        "plays_with_too_many_cards",
+        {},
+        None,
+        (None, (), None, ("lose_point", "king_not_scored")),
+        [FR + "12", *en(12)],
+    ),
+    (
+        E,
+        "several_cards_turned_for_trump",
+        {},
+        None,
+        (None, ("rectify", "new_deal"), "non_dealer", ()),
+        [FR + "13", *en(10)],
+    ),
+    (
+        E,
+        "several_cards_turned_for_trump",
+        {},
+        "fr-000",
+        (None, ("rectify", "new_deal"), "non_dealer", ()),
+        [FR + "13", *en(10)],
+    ),
+    (
+        E,
+        "several_cards_turned_for_trump",
+        {},
+        "en-003",
+        (None, ("rectify", "new_deal"), "non_dealer", ()),
+        [FR + "13", *en(10)],
+    ),
+    (
+        E,
+        "several_cards_turned_for_trump",
+        {},
+        "en-003m",
+        (None, ("rectify", "new_deal"), "non_dealer", ()),
+        [FR + "13", *en(10)],
+    ),
     (E, "looks_at_adversary_cards", {}, None, ("play_hand_exposed", (), None, ()), en(11)),
     (E, "leads_without_naming_suit", {}, None, (None, ("play_named_suit", "card_stands"), "adversaries", ()), en(13)),
     (E, "card_led_out_of_turn", {"played_to": "no"}, None, ("take_back_card", (), None, ()), en(14)),
@@ -71,14 +191,35 @@ SCENARIOS = [
     (W, "looked_at_bottom_card", {}, None, ("lose_deal", (), None, ()), [WF + "2"]),
     (W, "misdeal", {}, None, ("new_deal", (), None, ()), [WE + "37.a", WE + "37.e"]),
     (W, "misdeal", {}, "fr-001", ("lose_deal", (), None, ()), [WF + "4"]),
-    (W, "misdeal", {"caused_by": "adversaries"}, "fr-001", ("new_deal", (), None, ()), [WE + "37.a", WE + "37.e", WF + "4"]),
+    (
+        W,
+        "misdeal",
+        {"caused_by": "adversaries"},
+        "fr-001",
+        ("new_deal", (), None, ()),
+        [WE + "37.a", WE + "37.e", WF + "4"],
+    ),
     (W, "card_exposed_in_dealing", {}, "fr-001", (None, ("deal_stands", "new_deal"), "adversaries", ()), [WF + "5"]),
-    (W, "card_exposed_in_dealing", {"caused_by": "adversaries"}, "fr-001", (None, ("deal_stands", "new_deal"), "dealer", ()), [WF + "5"]),
+    (
+        W,
+        "card_exposed_in_dealing",
+        {"caused_by": "adversaries"},
+        "fr-001",
+        (None, ("deal_stands", "new_deal"), "dealer", ()),
+        [WF + "5"],
+    ),
     (W, "card_exposed_in_dealing", {}, None, ("new_deal", (), None, ()), [WE + "37.c"]),
     (W, "trump_card_taken_into_hand", {}, None, ("lose_deal", (), None, ()), [WF + "7"]),
     (W, "faced_card_in_pack", {"card": "other"}, None, ("new_deal", (), None, ()), [WE + "37.c", WF + "8"]),
     (W, "faced_card_in_pack", {"card": "last"}, None, ("deal_stands", (), None, ()), [WF + "8"]),
-    (W, "deal_out_of_turn", {"discovered": "after_trump"}, "fr-001", ("cards_reserved_for_next_deal", (), None, ()), [WF + "9"]),
+    (
+        W,
+        "deal_out_of_turn",
+        {"discovered": "after_trump"},
+        "fr-001",
+        ("cards_reserved_for_next_deal", (), None, ()),
+        [WF + "9"],
+    ),
     (W, "deal_out_of_turn", {"discovered": "after_play"}, None, ("deal_stands", (), None, ()), [WE + "38", WF + "9"]),
     (W, "deal_out_of_turn", {"discovered": "before_trump"}, None, ("new_deal", (), None, ()), [WE + "37.f"]),
     (W, "deal_out_of_turn", {"discovered": "after_trump"}, "en-002", ("deal_stands", (), None, ()), [WE + "38"]),
@@ -96,7 +237,11 @@ SCENARIOS = [
 ]
 
 
-@pytest.mark.parametrize("game, event, facts, source, expected, cites", SCENARIOS, ids=[f"{s[0]}-{s[1]}-{i}" for i, s in enumerate(SCENARIOS)])
+@pytest.mark.parametrize(
+    "game, event, facts, source, expected, cites",
+    SCENARIOS,
+    ids=[f"{s[0]}-{s[1]}-{i}" for i, s in enumerate(SCENARIOS)],
+)
 def test_scenario(game, event, facts, source, expected, cites):
     d = adjudicate(table(), game, event, facts, source)
     r = d.ruling
@@ -125,12 +270,32 @@ def test_decision_json_has_exactly_the_documented_shape():
     [
         (("chess", "misdeal", {}, None), UnknownGameError, "ecarte, whist"),
         (("ecarte", "misdeal", {}, None), UnknownEventError, "deal_out_of_turn"),
-        (("ecarte", "deal_out_of_turn", {"when": "late"}, None), UnknownFactError, "discovered=before_trump|after_trump|after_play"),
-        (("ecarte", "deal_out_of_turn", {"discovered": "late"}, None), UnknownValueError, "before_trump|after_trump|after_play"),
+        (
+            ("ecarte", "deal_out_of_turn", {"when": "late"}, None),
+            UnknownFactError,
+            "discovered=before_trump|after_trump|after_play",
+        ),
+        (
+            ("ecarte", "deal_out_of_turn", {"discovered": "late"}, None),
+            UnknownValueError,
+            "before_trump|after_trump|after_play",
+        ),
         (("ecarte", "deal_out_of_turn", {}, None), MissingFactError, "discovered=before_trump|after_trump|after_play"),
-        (("ecarte", "wrong_card_count", {"discovered": "after_seen"}, None), MissingFactError, "holder=dealer|non_dealer"),
-        (("ecarte", "deal_out_of_turn", {"discovered": "after_play"}, "fr-001"), UnknownSourceError, "fr-000, en-003, en-003m"),
-        (("whist", "deal_out_of_turn", {"discovered": "before_trump"}, "fr-001"), NoRulingError, "discovered=after_trump"),
+        (
+            ("ecarte", "wrong_card_count", {"discovered": "after_seen"}, None),
+            MissingFactError,
+            "holder=dealer|non_dealer",
+        ),
+        (
+            ("ecarte", "deal_out_of_turn", {"discovered": "after_play"}, "fr-001"),
+            UnknownSourceError,
+            "fr-000, en-003, en-003m",
+        ),
+        (
+            ("whist", "deal_out_of_turn", {"discovered": "before_trump"}, "fr-001"),
+            NoRulingError,
+            "discovered=after_trump",
+        ),
         (("ecarte", "incorrect_pack", {"discovered": "during_deal"}, None), NoRulingError, "discovered=after_deal"),
     ],
 )
@@ -222,7 +387,16 @@ def queries():
         for f in event.facts:
             if draw(st.booleans()):
                 facts[f.name] = draw(st.sampled_from(f.values))
-        sources = [None, *sorted({a.witness for a in resources().annotations if a.game == event.game and a.ruling and a.event == event.name})]
+        sources = [
+            None,
+            *sorted(
+                {
+                    a.witness
+                    for a in resources().annotations
+                    if a.game == event.game and a.ruling and a.event == event.name
+                }
+            ),
+        ]
         return event.game, event.name, facts, draw(st.sampled_from(sources))
 
     return q()

@@ -3,6 +3,7 @@
 The channel's edit-distance programme (per-printed-string tables, early exit at a cut-off) is checked
 against the textbook programme it replaced; the level-by-level n-gram count of phrase repair against
 counting every n-gram."""
+
 from __future__ import annotations
 
 from collections import Counter
@@ -18,7 +19,9 @@ from pipeline.clean.tokens import JUNK
 
 LEXICON = Path(__file__).resolve().parent.parent / "corpus" / "lexicon"
 CFG = CleanConfig()
-CHANNEL = Channel(load_lexicon_data(LEXICON, "fr", domain=False).confusions, CFG.accent_cost, CFG.junk_sub_cost, CFG.junk_del_cost)
+CHANNEL = Channel(
+    load_lexicon_data(LEXICON, "fr", domain=False).confusions, CFG.accent_cost, CFG.junk_sub_cost, CFG.junk_del_cost
+)
 CHANNEL.extra_letter = CFG.extra_letter_cost
 # letters the OCR confusions, accents and debris are about, so that the cheap operations do occur
 PRINTED = st.text(alphabet="aeinrsmhlucdtoévwIJTOSl1i0'’ſ" + JUNK, max_size=9)
@@ -53,7 +56,12 @@ def reference_cost(ch: Channel, o: str, t: str) -> float:
                     conf += ch.by_last.get(ol[i - 1], ())
                 for p, q, c in conf:
                     lp, lq = len(p), len(q)
-                    if lp <= i and lq <= j and (o[i - lp : i] == p or (p.islower() and ol[i - lp : i] == p)) and t[j - lq : j] == q:
+                    if (
+                        lp <= i
+                        and lq <= j
+                        and (o[i - lp : i] == p or (p.islower() and ol[i - lp : i] == p))
+                        and t[j - lq : j] == q
+                    ):
                         best = min(best, d[i - lp][j - lq] + c)
             d[i][j] = best
     return d[n][m]
@@ -102,8 +110,12 @@ def all_ngrams(text: str, k: int) -> dict:
 
 
 @settings(max_examples=200, deadline=None)
-@given(st.lists(st.sampled_from(["le", "roi", "la", "donne", "de", "à", "son", "choix", ",", ".", "l'atout", "x1"]), max_size=80),
-       st.integers(min_value=1, max_value=4))
+@given(
+    st.lists(
+        st.sampled_from(["le", "roi", "la", "donne", "de", "à", "son", "choix", ",", ".", "l'atout", "x1"]), max_size=80
+    ),
+    st.integers(min_value=1, max_value=4),
+)
 def test_phrase_ngrams_count_exactly_what_counting_every_ngram_counts(words, k):
     text = " ".join(words)
     assert _phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == all_ngrams(text, k)
@@ -125,7 +137,9 @@ def reference_foreign_script(line: str, ratio: float, frame_words: int) -> bool:
 
 
 @settings(max_examples=300, deadline=None)
-@given(st.text(alphabet="abcXYZéèœ ЧитаькнгуΑβγ-'.,1", max_size=40), st.sampled_from([0.0, 0.3, 0.5]), st.integers(0, 3))
+@given(
+    st.text(alphabet="abcXYZéèœ ЧитаькнгуΑβγ-'.,1", max_size=40), st.sampled_from([0.0, 0.3, 0.5]), st.integers(0, 3)
+)
 def test_foreign_script_counts_like_the_letter_by_letter_test(line, ratio, frame):
     from pipeline.clean.layout import foreign_script
 

@@ -1,5 +1,6 @@
 """Issue 18: hostile input, two commands at once, failures while publishing. Each numbered case of the
 issue has a test here that reproduces it (the cleaning's own bounds are tested with the cleaning)."""
+
 from __future__ import annotations
 
 import hashlib
@@ -28,8 +29,11 @@ SMALL = "en-002"  # the smallest witness: a corpus of it alone builds in seconds
 
 
 def tree(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def small_corpus(dest: Path, ids: tuple[str, ...] = (SMALL,)) -> Path:
@@ -46,8 +50,9 @@ def small_corpus(dest: Path, ids: tuple[str, ...] = (SMALL,)) -> Path:
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True, text=True,
-                          timeout=600, **kw)
+    return subprocess.run(
+        [sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, **kw
+    )
 
 
 def one_line_error(err: str) -> None:
@@ -64,11 +69,21 @@ def test_the_lock_refuses_or_waits_and_dies_with_its_holder(tmp_path):
 
     corpus = tmp_path / "corpus"
     corpus.mkdir()
-    holder = subprocess.Popen([sys.executable, "-c", (
-        "import sys, time; sys.path.insert(0, sys.argv[1]); from pathlib import Path\n"
-        "from pipeline.lock import checkout_lock\n"
-        "with checkout_lock(Path(sys.argv[2]), 'build'):\n    print('locked', flush=True); time.sleep(60)"),
-        str(ROOT), str(corpus)], stdout=subprocess.PIPE, text=True)
+    holder = subprocess.Popen(
+        [
+            sys.executable,
+            "-c",
+            (
+                "import sys, time; sys.path.insert(0, sys.argv[1]); from pathlib import Path\n"
+                "from pipeline.lock import checkout_lock\n"
+                "with checkout_lock(Path(sys.argv[2]), 'build'):\n    print('locked', flush=True); time.sleep(60)"
+            ),
+            str(ROOT),
+            str(corpus),
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
     try:
         assert holder.stdout.readline().strip() == "locked"
         with pytest.raises(BusyError, match="another command"):
@@ -89,16 +104,22 @@ def test_add_during_a_build_waits_for_it_and_the_next_build_keeps_the_new_witnes
     # case 3: build --no-cache, add a second later, then a second build: nothing may interleave
     corpus, out, cache = small_corpus(tmp_path / "corpus"), tmp_path / "out", tmp_path / "cache"
     paths = ["--corpus", str(corpus), "--out", str(out), "--cache", str(cache)]
-    first = subprocess.Popen([sys.executable, "-m", "pipeline", *paths, "build", "--no-cache", "--quiet"], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    first = subprocess.Popen(
+        [sys.executable, "-m", "pipeline", *paths, "build", "--no-cache", "--quiet"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     lock = tmp_path / ".pipeline.lock"
     deadline = time.monotonic() + 60
     while not (lock.is_file() and lock.read_text().startswith("build")) and time.monotonic() < deadline:
         time.sleep(0.05)
     scan = tmp_path / "w1.txt"
     scan.write_text("Law 1. The revoke is a penalty of three tricks.\n", encoding="utf-8")
-    added = cli(*paths, "add", str(scan), "--id", "w1", "--game", "whist", "--lang", "en", "--kind", "ocr",
-                "--title", "Hoyle")
+    added = cli(
+        *paths, "add", str(scan), "--id", "w1", "--game", "whist", "--lang", "en", "--kind", "ocr", "--title", "Hoyle"
+    )
     assert first.wait() == 0 and added.returncode == 0, added.stderr
     assert "waiting for another command (build pid" in added.stderr
     second = cli(*paths, "build", "--quiet")
@@ -153,8 +174,11 @@ def test_a_failure_at_any_moment_of_publishing_leaves_the_old_outputs_whole(buil
     if when == "tables":
         monkeypatch.setattr(b, "witnesses_frame", boom)
     elif when in ("tei", "site"):
-        monkeypatch.setattr(publish.Staging, "write",
-                            lambda self, rel, data: boom() if rel.startswith(when + "/") else real_write(self, rel, data))
+        monkeypatch.setattr(
+            publish.Staging,
+            "write",
+            lambda self, rel, data: boom() if rel.startswith(when + "/") else real_write(self, rel, data),
+        )
     elif when == "carry":
         monkeypatch.setattr(publish, "_carry", boom)
     else:
@@ -252,8 +276,27 @@ def test_add_with_short_fields_writes_metadata_that_reads_back(tmp_corpus, tmp_p
     scan = tmp_path / "w1.txt"
     scan.write_text("Law 1. The revoke.\n", "utf-8")
     before = load_witnesses(tmp_corpus)
-    assert main(["--corpus", str(tmp_corpus), "add", str(scan), "--id", "w1", "--game", "whist", "--lang", "en",
-                 "--kind", "ocr", "--title", "Hoyle"]) == 0
+    assert (
+        main(
+            [
+                "--corpus",
+                str(tmp_corpus),
+                "add",
+                str(scan),
+                "--id",
+                "w1",
+                "--game",
+                "whist",
+                "--lang",
+                "en",
+                "--kind",
+                "ocr",
+                "--title",
+                "Hoyle",
+            ]
+        )
+        == 0
+    )
     after = load_witnesses(tmp_corpus)
     assert after[:-1] == before and after[-1].id == "w1" and after[-1].title == "Hoyle"
     scan2 = tmp_path / "w2.txt"
@@ -263,8 +306,9 @@ def test_add_with_short_fields_writes_metadata_that_reads_back(tmp_corpus, tmp_p
 
 
 safe_text = st.text(st.characters(blacklist_categories=("Cs", "Cc")), min_size=1, max_size=40).filter(str.strip)
-file_names = st.text(st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"),
-                     min_size=1, max_size=30).filter(lambda s: s not in (".", "..") and len(s.encode()) < 200)
+file_names = st.text(
+    st.characters(blacklist_categories=("Cs",), blacklist_characters="/\x00"), min_size=1, max_size=30
+).filter(lambda s: s not in (".", "..") and len(s.encode()) < 200)
 ids = st.from_regex(r"\A[a-z0-9]{1,6}(-[a-z0-9]{1,4}){0,2}\Z")
 
 
@@ -276,12 +320,15 @@ def test_add_writes_entries_that_read_back_exactly(tmp_path_factory, wid, title,
     (corpus / "raw" / "a.txt").write_text("1. A law.\n", "utf-8")
     (corpus / "witnesses.toml").write_text(
         '# a comment\n[[witness]]\nid = "zz-0"\nfile = "raw/a.txt"\ngame = "whist"\nlang = "en"\nkind = "ocr"\n'
-        'title = "T"\n', "utf-8")
+        'title = "T"\n',
+        "utf-8",
+    )
     scan = tmp_path_factory.mktemp("s") / name
     scan.write_text(f"1. {title}\n", "utf-8")
     try:
-        w = add_witness(corpus, scan, id=wid, game="whist", lang="en", kind="ocr", title=title, author=author,
-                        note=note)
+        w = add_witness(
+            corpus, scan, id=wid, game="whist", lang="en", kind="ocr", title=title, author=author, note=note
+        )
     except CorpusError as exc:  # refused: then nothing was written
         assert "already" in str(exc) or "control characters" in str(exc), exc
         return
@@ -289,7 +336,12 @@ def test_add_writes_entries_that_read_back_exactly(tmp_path_factory, wid, title,
     assert len(got) == 2 and got[1] == w
     nfc = lambda s: unicodedata.normalize("NFC", s)  # noqa: E731 (every text file is read NFC-normalised)
     assert (got[1].id, got[1].title, got[1].author, got[1].note, got[1].file) == (
-        wid, nfc(title), nfc(author), nfc(note), f"raw/{nfc(name)}")
+        wid,
+        nfc(title),
+        nfc(author),
+        nfc(note),
+        f"raw/{nfc(name)}",
+    )
     assert witness_text(corpus, got[1]).raw == f"1. {nfc(title)}\n"
     assert (corpus / got[1].file).read_bytes() == scan.read_bytes()
 
@@ -299,8 +351,27 @@ def test_add_refuses_a_whitespace_only_scan(tmp_corpus, tmp_path, capsys):
     for i, blank in enumerate(["   \n\t\n", "\ufeff\n", "\u3000\u00a0\n\n"]):
         scan = tmp_path / f"blank{i}.txt"
         scan.write_text(blank, "utf-8")
-        assert main(["--corpus", str(tmp_corpus), "add", str(scan), "--id", f"b{i}", "--game", "whist",
-                     "--lang", "en", "--kind", "ocr", "--title", "Blank"]) == 2
+        assert (
+            main(
+                [
+                    "--corpus",
+                    str(tmp_corpus),
+                    "add",
+                    str(scan),
+                    "--id",
+                    f"b{i}",
+                    "--game",
+                    "whist",
+                    "--lang",
+                    "en",
+                    "--kind",
+                    "ocr",
+                    "--title",
+                    "Blank",
+                ]
+            )
+            == 2
+        )
         one_line_error(capsys.readouterr().err)
         assert not (tmp_corpus / "raw" / scan.name).exists()
     assert (tmp_corpus / "witnesses.toml").read_bytes() == before
@@ -348,8 +419,11 @@ def test_a_witness_file_outside_the_corpus_is_a_one_line_error(tmp_corpus, tmp_p
         (tmp_corpus / "raw" / "link.txt").symlink_to("/etc/hostname")
         target = "raw/link.txt"
     meta = tmp_corpus / "witnesses.toml"
-    meta.write_text(meta.read_text("utf-8") + f'\n[[witness]]\nid = "x-1"\nfile = "{target}"\ngame = "whist"\n'
-                    'lang = "en"\nkind = "ocr"\ntitle = "Escape"\n', "utf-8")
+    meta.write_text(
+        meta.read_text("utf-8") + f'\n[[witness]]\nid = "x-1"\nfile = "{target}"\ngame = "whist"\n'
+        'lang = "en"\nkind = "ocr"\ntitle = "Escape"\n',
+        "utf-8",
+    )
     for command in (["build", "--quiet"], ["status"]):
         assert main(["--corpus", str(tmp_corpus), "--out", str(tmp_path / "out"), *command]) == 2
         err = capsys.readouterr().err
@@ -366,8 +440,7 @@ def test_referee_on_a_json_list_and_a_fact_given_twice_are_one_line_errors(tmp_p
     rules.write_text("[1, 2]\n", "utf-8")
     assert main(["referee", "ecarte", "deal_out_of_turn", "--rules", str(rules)]) == 2
     one_line_error(capsys.readouterr().err)
-    assert main(["referee", "ecarte", "deal_out_of_turn", "discovered=before_turn_up",
-                 "discovered=after_turn_up"]) == 2
+    assert main(["referee", "ecarte", "deal_out_of_turn", "discovered=before_turn_up", "discovered=after_turn_up"]) == 2
     err = capsys.readouterr().err
     one_line_error(err)
     assert "given twice" in err
@@ -407,9 +480,25 @@ def test_every_spacy_call_gets_bounded_pieces_of_a_text_past_spacys_limit(monkey
     assert len(book) > 1_000_000
     starts = _sentences(book, 0, len(book), "en", SegmentConfig())
     assert len(starts) == 20_000 and starts[1] == book.index("The", 1)
-    law = Law(id="bk.law-1", witness_id="bk", game="ecarte", lang="en", kind="law", number=1, printed="1",
-              label="1", order=0, text=book, start=0, end=len(book), pages=(), confidence=1.0, complete=True,
-              heading="", evidence="")
+    law = Law(
+        id="bk.law-1",
+        witness_id="bk",
+        game="ecarte",
+        lang="en",
+        kind="law",
+        number=1,
+        printed="1",
+        label="1",
+        order=0,
+        text=book,
+        start=0,
+        end=len(book),
+        pages=(),
+        confidence=1.0,
+        complete=True,
+        heading="",
+        evidence="",
+    )
     suggest_rulings([law], load_patterns(CORPUS))
     assert sizes and max(sizes) <= shared.MAX_CHARS
 
@@ -420,9 +509,11 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path):
     import termios
     import fcntl
 
-    code = ("from pipeline import nlp\nn = nlp.blank('en'); n.add_pipe('sentencizer')\n"
-            "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 30000, desc='segment: sentences'):\n"
-            "    time.sleep(0.01)\n")
+    code = (
+        "from pipeline import nlp\nn = nlp.blank('en'); n.add_pipe('sentencizer')\n"
+        "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 30000, desc='segment: sentences'):\n"
+        "    time.sleep(0.01)\n"
+    )
 
     def run(env_extra: dict, tty: bool) -> bytes:
         env = {**os.environ, "PIPELINE_PROGRESS": "", **env_extra}
@@ -467,18 +558,20 @@ hostile = st.one_of(
 )
 
 
-@settings(max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture,
-                                                                 HealthCheck.too_slow])
+@settings(
+    max_examples=12, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow]
+)
 @given(text=hostile, lang=st.sampled_from(["en", "fr"]))
-def test_a_one_witness_build_of_any_text_ends_in_outputs_or_a_one_line_error(fuzz_corpus, tmp_path_factory, text,
-                                                                            lang):
+def test_a_one_witness_build_of_any_text_ends_in_outputs_or_a_one_line_error(fuzz_corpus, tmp_path_factory, text, lang):
     import resource
 
     raw = fuzz_corpus / "raw" / "fuzz.txt"
     raw.write_bytes(text.encode("utf-8", "surrogatepass"))
     (fuzz_corpus / "witnesses.toml").write_text(
         f'[[witness]]\nid = "fz-1"\nfile = "raw/fuzz.txt"\ngame = "whist"\nlang = "{lang}"\nkind = "ocr"\n'
-        'title = "Fuzz"\n', "utf-8")
+        'title = "Fuzz"\n',
+        "utf-8",
+    )
     out = tmp_path_factory.mktemp("fuzz-out") / "out"
     t0 = time.perf_counter()
     try:
@@ -497,16 +590,18 @@ def test_a_one_witness_build_of_any_text_ends_in_outputs_or_a_one_line_error(fuz
 def test_a_local_cluster_shuts_down_without_tracebacks():
     # a consumer that reads exactly its results (never the generator's end), or stops early with tasks in
     # flight, left a suspended generator that the garbage collector closed on a closed event loop
-    code = ("from pipeline.build import Mapper\n"
-            "def slow(x):\n    import time; time.sleep(1); return x\n"
-            "if __name__ == '__main__':\n"
-            "    with Mapper('local:2') as m:\n"
-            "        it = m.imap(abs, [-1, -2, -3])\n"
-            "        assert [next(it) for _ in range(3)] == [1, 2, 3]\n"
-            "        m.fresh_workers()\n"
-            "        it = m.imap(slow, list(range(8)))\n"
-            "        assert next(it) == 0\n"
-            "    print('closed')\n")
+    code = (
+        "from pipeline.build import Mapper\n"
+        "def slow(x):\n    import time; time.sleep(1); return x\n"
+        "if __name__ == '__main__':\n"
+        "    with Mapper('local:2') as m:\n"
+        "        it = m.imap(abs, [-1, -2, -3])\n"
+        "        assert [next(it) for _ in range(3)] == [1, 2, 3]\n"
+        "        m.fresh_workers()\n"
+        "        it = m.imap(slow, list(range(8)))\n"
+        "        assert next(it) == 0\n"
+        "    print('closed')\n"
+    )
     script = ROOT / ".cache" / "shutdown_check.py"
     script.parent.mkdir(parents=True, exist_ok=True)
     script.write_text(code, "utf-8")
@@ -523,9 +618,22 @@ def test_bench_prints_the_speed_up_whatever_the_results_file_holds(tmp_path, mon
 
     def fake_run(sizes, target_bytes, shared, work, one, two, books):
         b = lambda w, s: {"workers": w, "commit": "c", "wall_s": s, "peak_mem_mib": 900, "worker_peak_mib": 500}  # noqa: E731
-        return {"date": "d", "machine": "m", "witness_bytes": 100_000, "sizes": [
-            {"witnesses": 100, "ocr_mb": 10.2, "witness_bytes": 100_000, "one_worker": b(1, 326.0),
-             "two_workers": b(2, 189.0), "add_one": b(2, 20.0), "add_one_fraction_of_full": 0.1}]}
+        return {
+            "date": "d",
+            "machine": "m",
+            "witness_bytes": 100_000,
+            "sizes": [
+                {
+                    "witnesses": 100,
+                    "ocr_mb": 10.2,
+                    "witness_bytes": 100_000,
+                    "one_worker": b(1, 326.0),
+                    "two_workers": b(2, 189.0),
+                    "add_one": b(2, 20.0),
+                    "add_one_fraction_of_full": 0.1,
+                }
+            ],
+        }
 
     monkeypatch.setattr(bench, "run", fake_run)
     results = tmp_path / "build.json"

@@ -1,4 +1,5 @@
 """The rule table: curated rulings compiled per witness and for the canonical ruleset; the curation report."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -24,7 +25,20 @@ from rules_support import CORPUS, reference_laws, resources, suggestions, table
 
 def law(id: str, text: str, lang: str = "fr") -> Law:
     game, wit, n = id.split(".")[0], id.split(".")[1], int(id.rsplit("-", 1)[1])
-    return Law(id=id, witness_id=wit, game=game, lang=lang, kind="law", number=n, printed=f"{n}.", label=str(n), order=n, start=0, end=len(text), text=text)
+    return Law(
+        id=id,
+        witness_id=wit,
+        game=game,
+        lang=lang,
+        kind="law",
+        number=n,
+        printed=f"{n}.",
+        label=str(n),
+        order=n,
+        start=0,
+        end=len(text),
+        text=text,
+    )
 
 
 def test_the_reference_laws_give_a_clean_table_and_report():
@@ -38,7 +52,9 @@ def test_every_law_with_a_ruling_is_cited_by_its_own_witness_rows_and_the_canoni
     t = table()
     ruled = {(a.law_id, a.witness, a.event) for a in resources().annotations if a.ruling}
     for law_id, wit, event in ruled:
-        assert any(r.ruleset == wit and r.event == event and law_id in [c.law_id for c in r.citations] for r in t.rows), law_id
+        assert any(
+            r.ruleset == wit and r.event == event and law_id in [c.law_id for c in r.citations] for r in t.rows
+        ), law_id
         assert any(r.ruleset == "canonical" and r.event == event for r in t.rows), event
 
 
@@ -47,8 +63,14 @@ def test_every_seed_law_that_rules_on_an_irregularity_is_curated():
     curated = {a.law_id for a in resources().annotations}
     assert ids == curated  # every law reviewed: a ruling or an explicit no_ruling
     no_ruling = {a.law_id for a in resources().annotations if a.ruling is None}
-    assert no_ruling == {"whist.fr-001.rule-1", "whist.fr-001.rule-3", "whist.fr-001.rule-6", "whist.fr-001.rule-11",
-                         "whist.en-002.law-41", "whist.en-002.law-37"}  # law 37 rules through its clauses
+    assert no_ruling == {
+        "whist.fr-001.rule-1",
+        "whist.fr-001.rule-3",
+        "whist.fr-001.rule-6",
+        "whist.fr-001.rule-11",
+        "whist.en-002.law-41",
+        "whist.en-002.law-37",
+    }  # law 37 rules through its clauses
     for n in range(4, 14):
         assert f"ecarte.fr-000.law-{n}" not in no_ruling
     for n in range(1, 16):
@@ -65,8 +87,11 @@ def test_rows_of_one_ruleset_never_overlap_and_disagreements_keep_one_row_per_re
             for b in rows[i + 1 :]:
                 assert not rows_overlap(a, b)
     # French rule 9 and English law 38 disagree on a deal out of turn found after the turn-up
-    late = {r.ruleset: r for r in t.rows if r.game == "whist" and r.event == "deal_out_of_turn"
-            and "after_trump" in dict(r.facts).get("discovered", ())}
+    late = {
+        r.ruleset: r
+        for r in t.rows
+        if r.game == "whist" and r.event == "deal_out_of_turn" and "after_trump" in dict(r.facts).get("discovered", ())
+    }
     assert late["fr-001"].ruling.outcome == "cards_reserved_for_next_deal"
     assert late["en-002"].ruling.outcome == "deal_stands"
     assert late["canonical"].ruling == late["en-002"].ruling
@@ -79,7 +104,10 @@ def test_rows_of_one_ruleset_never_overlap_and_disagreements_keep_one_row_per_re
 
 
 def test_a_changed_law_text_is_reported_stale_not_fatal_and_the_curation_survives():
-    laws = [dataclasses.replace(l, text=l.text + " Rebound.") if l.id == "ecarte.fr-000.law-6" else l for l in reference_laws()]
+    laws = [
+        dataclasses.replace(l, text=l.text + " Rebound.") if l.id == "ecarte.fr-000.law-6" else l
+        for l in reference_laws()
+    ]
     t = build_rule_table(laws, resources().annotations, (), resources=resources())
     assert [s.split(":")[0] for s in t.report.stale] == ["ecarte.fr-000.law-6"]
     assert any("ecarte.fr-000.law-6" in [c.law_id for c in r.citations] for r in t.rows)
@@ -91,7 +119,9 @@ def test_a_changed_law_text_is_reported_stale_not_fatal_and_the_curation_survive
 def test_a_law_missing_from_the_build_and_an_uncurated_law_are_reported():
     laws = [l for l in reference_laws() if l.id != "ecarte.en-003.law-14"]
     laws.append(law("ecarte.fr-000.law-14", "Celui qui renonce perd un point.", "fr"))
-    t = build_rule_table(laws, resources().annotations, suggest_rulings(laws[-1:], resources().patterns), resources=resources())
+    t = build_rule_table(
+        laws, resources().annotations, suggest_rulings(laws[-1:], resources().patterns), resources=resources()
+    )
     assert any(x.startswith("ecarte.en-003.law-14") for x in t.report.unknown_laws)
     assert any(x.startswith("ecarte.fr-000.law-14") for x in t.report.unreviewed)
     assert any("ecarte.fr-000.law-14" in x and "lose_point" in x for x in t.report.disagreements)
@@ -100,7 +130,9 @@ def test_a_law_missing_from_the_build_and_an_uncurated_law_are_reported():
 
 
 def test_aligned_law_without_ruling_is_reported():
-    laws = list(reference_laws()) + [law("ecarte.fr-009.law-6", "Lorsqu'un joueur donne à la place de l'autre, on recommence.")]
+    laws = list(reference_laws()) + [
+        law("ecarte.fr-009.law-6", "Lorsqu'un joueur donne à la place de l'autre, on recommence.")
+    ]
     links = [Link("ecarte", "ecarte.fr-000.law-6", "ecarte.fr-009.law-6", 0.9, "same_code")]
     t = build_rule_table(laws, resources().annotations, (), links, resources=resources())
     assert any(x.startswith("ecarte.fr-009.law-6") for x in t.report.link_gaps)
@@ -123,7 +155,10 @@ def test_contradicting_annotations_of_one_witness_fail_the_static_check(tmp_corp
 @pytest.mark.parametrize(
     "snippet, message",
     [
-        ('event = "deal_out_of_turn"\nfacts = { discovered = "tomorrow" }\noutcome = "new_deal"', "accepted: before_trump|after_trump|after_play"),
+        (
+            'event = "deal_out_of_turn"\nfacts = { discovered = "tomorrow" }\noutcome = "new_deal"',
+            "accepted: before_trump|after_trump|after_play",
+        ),
         ('event = "no_such_event"\noutcome = "new_deal"', "unknown event"),
         ('event = "cut_not_shown"\noutcome = "forfeit"', "unknown outcome"),
         ('event = "cut_not_shown"\noptions = ["new_deal"]', "options and chooser go together"),
@@ -131,7 +166,9 @@ def test_contradicting_annotations_of_one_witness_fail_the_static_check(tmp_corp
     ],
 )
 def test_malformed_annotations_are_named_errors_saying_what_is_accepted(tmp_corpus: Path, snippet: str, message: str):
-    (tmp_corpus / "annotations" / "zz_bad.toml").write_text(f'[[ruling]]\nlaw_id = "ecarte.fr-000.law-5"\n{snippet}\n', encoding="utf-8")
+    (tmp_corpus / "annotations" / "zz_bad.toml").write_text(
+        f'[[ruling]]\nlaw_id = "ecarte.fr-000.law-5"\n{snippet}\n', encoding="utf-8"
+    )
     with pytest.raises(AnnotationError, match=message.replace("|", r"\|")):
         load_annotations(tmp_corpus)
 
@@ -156,22 +193,34 @@ def test_suggestions_find_outcome_phrases_in_both_languages_including_unseen_tex
 def test_suggestions_on_the_seed_laws_agree_with_the_curation_on_the_key_phrases():
     found = {(s.law_id, s.term) for s in suggestions()}
     for pair in [
-        ("ecarte.fr-000.law-6", "cards_reserved_for_next_deal"), ("ecarte.en-003.law-9", "cards_reserved_for_next_deal"),
-        ("ecarte.fr-000.law-11", "lose_point"), ("ecarte.fr-000.law-11", "king_not_scored"),
-        ("ecarte.en-003.law-12", "lose_point"), ("ecarte.en-003.law-12", "king_not_scored"),
-        ("ecarte.fr-000.law-13", "rectify"), ("ecarte.en-003.law-1", "take_lowest"),
-        ("whist.fr-001.rule-2", "lose_deal"), ("whist.en-002.law-38", "deal_stands"),
+        ("ecarte.fr-000.law-6", "cards_reserved_for_next_deal"),
+        ("ecarte.en-003.law-9", "cards_reserved_for_next_deal"),
+        ("ecarte.fr-000.law-11", "lose_point"),
+        ("ecarte.fr-000.law-11", "king_not_scored"),
+        ("ecarte.en-003.law-12", "lose_point"),
+        ("ecarte.en-003.law-12", "king_not_scored"),
+        ("ecarte.fr-000.law-13", "rectify"),
+        ("ecarte.en-003.law-1", "take_lowest"),
+        ("whist.fr-001.rule-2", "lose_deal"),
+        ("whist.en-002.law-38", "deal_stands"),
     ]:
         assert pair in found, pair
     # no suggestion contradicts a curated ruling on these laws (a curated term the patterns miss in a damaged
     # OCR text is reported, but is not a contradiction)
-    assert not any(d.startswith(("ecarte.fr-000.law-6", "ecarte.en-003.law-9")) and "the text suggests" in d
-                   for d in table().report.disagreements)
+    assert not any(
+        d.startswith(("ecarte.fr-000.law-6", "ecarte.en-003.law-9")) and "the text suggests" in d
+        for d in table().report.disagreements
+    )
 
 
 def test_outputs_are_deterministic_documented_and_round_trip():
     t = table()
-    a, b = rules_outputs(t), rules_outputs(build_rule_table(reference_laws(), resources().annotations, suggestions(), resources=resources()))
+    a, b = (
+        rules_outputs(t),
+        rules_outputs(
+            build_rule_table(reference_laws(), resources().annotations, suggestions(), resources=resources())
+        ),
+    )
     assert a == b and set(a) == {"rules.csv", "rules.json", "rules_report.txt"}
     header = a["rules.csv"].decode().splitlines()[0].split(",")
     assert tuple(header) == CSV_COLUMNS

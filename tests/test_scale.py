@@ -1,4 +1,5 @@
 """Scale: Dask execution gives the same edition; large games align through a pivot, linearly."""
+
 from __future__ import annotations
 
 import hashlib
@@ -34,13 +35,28 @@ CODE = [
 
 
 def tree(folder: Path) -> dict[str, str]:
-    return {p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
-            for p in sorted(folder.rglob("*")) if p.is_file()}
+    return {
+        p.relative_to(folder).as_posix(): hashlib.sha256(p.read_bytes()).hexdigest()
+        for p in sorted(folder.rglob("*"))
+        if p.is_file()
+    }
 
 
 def law(wid: str, n: int, text: str, order: int) -> Law:
-    return Law(id=f"ecarte.{wid}.law-{n}", witness_id=wid, game="ecarte", lang="en", kind="law", number=n,
-               printed=f"{n}.", label=str(n), order=order, start=0, end=len(text), text=text)
+    return Law(
+        id=f"ecarte.{wid}.law-{n}",
+        witness_id=wid,
+        game="ecarte",
+        lang="en",
+        kind="law",
+        number=n,
+        printed=f"{n}.",
+        label=str(n),
+        order=order,
+        start=0,
+        end=len(text),
+        text=text,
+    )
 
 
 def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, tmp_path):
@@ -90,8 +106,10 @@ def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tm
     assert all(a in pivot_ids or b in pivot_ids for a, b in zip(links["witness_a"], links["witness_b"]))
     assert len(pivot) == n
     extra = tmp_path / "extra.txt"
-    extra.write_text("1. He who does not show his cut loses the deal.\n2. A card played out of turn may be taken up.\n",
-                     encoding="utf-8")
+    extra.write_text(
+        "1. He who does not show his cut loses the deal.\n2. A card played out of turn may be taken up.\n",
+        encoding="utf-8",
+    )
     from pipeline.corpus import add_witness
 
     add_witness(corpus, extra, id="en-extra", game="ecarte", lang="en", kind="ocr", title="extra")
@@ -112,8 +130,15 @@ def test_a_witness_aligns_the_same_whatever_the_worker_aligned_before():
         rng.shuffle(order)
         laws = [law(wid, k + 1, renoise(CODE[i], NOISE, rng), k) for k, i in enumerate(order)]
         # and provisions the pivot does not have: their words are new to the pivot's concept space
-        laws.append(law(wid, 11, "The player who revokes loses three points and the trick, and cannot score honours "
-                                 "in that deal; a misdeal loses the deal.", 10))
+        laws.append(
+            law(
+                wid,
+                11,
+                "The player who revokes loses three points and the trick, and cannot score honours "
+                "in that deal; a misdeal loses the deal.",
+                10,
+            )
+        )
         copies.append(tuple(laws))
     from pipeline.align import load_resources
 
@@ -138,11 +163,28 @@ def test_a_bench_size_measured_in_two_sittings_keeps_both_builds_and_their_speed
         return {"workers": workers, "commit": commit, "wall_s": wall, "peak_mem_mib": 1000}
 
     size = {"witnesses": 1000, "ocr_mb": 101.9, "witness_bytes": 100_000}
-    old = {"date": "d0", "machine": "m", "sizes": [
-        {**size, "one_worker": None, "two_workers": build_(2, 100.0, "a"), "add_one": build_(2, 4.0, "a"),
-         "add_one_fraction_of_full": 0.04, "speedup_2_over_1": None},
-        {**size, "witnesses": 10, "ocr_mb": 1.0, "one_worker": build_(1, 9.0, "a"),
-         "two_workers": build_(2, 5.0, "a"), "add_one": build_(2, 1.0, "a")}]}
+    old = {
+        "date": "d0",
+        "machine": "m",
+        "sizes": [
+            {
+                **size,
+                "one_worker": None,
+                "two_workers": build_(2, 100.0, "a"),
+                "add_one": build_(2, 4.0, "a"),
+                "add_one_fraction_of_full": 0.04,
+                "speedup_2_over_1": None,
+            },
+            {
+                **size,
+                "witnesses": 10,
+                "ocr_mb": 1.0,
+                "one_worker": build_(1, 9.0, "a"),
+                "two_workers": build_(2, 5.0, "a"),
+                "add_one": build_(2, 1.0, "a"),
+            },
+        ],
+    }
     new = {"date": "d1", "machine": "m", "sizes": [{**size, "one_worker": build_(1, 180.0, "b")}]}
     merged = merge(old, new)
     big = [s for s in merged["sizes"] if s["witnesses"] == 1000][0]

@@ -5,6 +5,7 @@ head / page-number line dropped and recorded as a PageBreak), because the cleane
 stage; the segmenter must read OCR-mangled numbers itself.  Gold texts (../shared/gold) are
 segmented too: they must give the same numbers, and the laws must match the gold law texts.
 """
+
 from __future__ import annotations
 
 import importlib.util
@@ -182,7 +183,9 @@ def test_en002_clauses_of_inferred_law_37_then_38_to_41():
     assert [c.id for c in clauses] == [f"whist.en-002.law-37.{x}" for x in "abcdef"]
     assert [c.label for c in clauses] == [f"37({x})" for x in "abcdef"]
     assert all(c.parent == parent.id and c.number == 37 for c in clauses)
-    assert clauses[2].text == "If, during a deal, any card be faced in the pack or exposed, on, above, or below the table."
+    assert (
+        clauses[2].text == "If, during a deal, any card be faced in the pack or exposed, on, above, or below the table."
+    )
     assert clauses[3].text.endswith("player.[6]")  # footnote marker stays in the text
     assert parent.start == clauses[0].start and parent.end == clauses[-1].end
     assert by["whist.en-002.law-38"].text.startswith("Should a correction of any offence mentioned in 37 f")
@@ -217,8 +220,11 @@ def test_fr001_page_number_line_left_in_is_other_not_a_rule():
 # gold texts
 
 
-GOLD_FILES = {"fr-000": "000_c07e0ee7da536d04.gold.txt", "en-003": "003_30f2ea30674abb0f.gold.txt",
-              "en-003m": "003_30f2ea30674abb0f.gold.txt"}
+GOLD_FILES = {
+    "fr-000": "000_c07e0ee7da536d04.gold.txt",
+    "en-003": "003_30f2ea30674abb0f.gold.txt",
+    "en-003m": "003_30f2ea30674abb0f.gold.txt",
+}
 
 
 def seg_gold(wid: str) -> tuple[Segmented, str]:
@@ -260,21 +266,42 @@ def test_law_text_matches_gold_within_2_percent_cer(wid):
 # other code styles (synthetic, written like other 19th-century codes)
 
 STYLES = {
-    "dash": ("1.--Each player cuts.\n2.--The lowest deals.\n3.--If a card be exposed, there must be a new deal.\n", [1, 2, 3]),
+    "dash": (
+        "1.--Each player cuts.\n2.--The lowest deals.\n3.--If a card be exposed, there must be a new deal.\n",
+        [1, 2, 3],
+    ),
     "law_word": (
         "LAWS OF WHIST.\n\nLaw 36.—The deal passes to the left.\n\nLaw 37.—A misdeal loses the deal.\n\n"
         "Law 38.—Should a correction not be made in time (see Law 37), the deal stands.\n",
         [36, 37, 38],
     ),
-    "roman": ("OF THE DEAL.\nXIV. The dealer deals.\nXV. If a card is exposed, a new deal.\nXVI. A misdeal forfeits the deal.\n", [14, 15, 16]),
-    "article": ("Art. 12. Le donneur mêle les cartes.\nArt. 13. Si une carte est retournée, on recommence.\nArt. 14. Celui qui donne mal perd la main.\n", [12, 13, 14]),
+    "roman": (
+        "OF THE DEAL.\nXIV. The dealer deals.\nXV. If a card is exposed, a new deal.\nXVI. A misdeal forfeits the deal.\n",
+        [14, 15, 16],
+    ),
+    "article": (
+        "Art. 12. Le donneur mêle les cartes.\nArt. 13. Si une carte est retournée, on recommence.\nArt. 14. Celui qui donne mal perd la main.\n",
+        [12, 13, 14],
+    ),
     "section": ("§ 3. The cut.\n§ 4. The deal, in which 6 cards are given.\n§ 5. The play of the hand.\n", [3, 4, 5]),
-    "premier": ("ARTICLE PREMIER.\nLe jeu se joue à deux.\nART. 2.\nLes cartes sont au nombre de trente-deux.\nART. 3.\nOn tire à qui fera.\n", [1, 2, 3]),
-    "run_on_ocr": ("Rules. — l. The deal is by cards. 2. He who cuts lowest deals; the 2nd card is dealt next. 3. A card faced "
-                   "is void. 4, If the pack be wrong, the deal is void. $. Ten points make a game. 6. No more than five.", [1, 2, 3, 4, 5, 6]),
-    "ocr_mangled": ("8. First law text here.\n9. Second law text here.\nio». Third law text here.\nI l. Fourth law text.\n"
-                    "1 2$. Fifth law text.\nI3. Sixth law text.\n", [8, 9, 10, 11, 12, 13]),
-    "footnotes": ("1. The deal is good.[6] See note 7. below.\n2. A card exposed.[7]\n3. The game is ten points.\n", [1, 2, 3]),
+    "premier": (
+        "ARTICLE PREMIER.\nLe jeu se joue à deux.\nART. 2.\nLes cartes sont au nombre de trente-deux.\nART. 3.\nOn tire à qui fera.\n",
+        [1, 2, 3],
+    ),
+    "run_on_ocr": (
+        "Rules. — l. The deal is by cards. 2. He who cuts lowest deals; the 2nd card is dealt next. 3. A card faced "
+        "is void. 4, If the pack be wrong, the deal is void. $. Ten points make a game. 6. No more than five.",
+        [1, 2, 3, 4, 5, 6],
+    ),
+    "ocr_mangled": (
+        "8. First law text here.\n9. Second law text here.\nio». Third law text here.\nI l. Fourth law text.\n"
+        "1 2$. Fifth law text.\nI3. Sixth law text.\n",
+        [8, 9, 10, 11, 12, 13],
+    ),
+    "footnotes": (
+        "1. The deal is good.[6] See note 7. below.\n2. A card exposed.[7]\n3. The game is ten points.\n",
+        [1, 2, 3],
+    ),
 }
 
 
@@ -329,8 +356,10 @@ def test_clauses_after_law_opening():
 
 
 def test_numbers_in_law_text_are_not_law_starts():
-    text = ("1. The deal is good.\n2. Should an offence mentioned in 37 f not be corrected, see rule 1. The "
-            "6th and 7th rules apply.\n3. More than 5. cards is a misdeal.\n4. The end.\n")
+    text = (
+        "1. The deal is good.\n2. Should an offence mentioned in 37 f not be corrected, see rule 1. The "
+        "6th and 7th rules apply.\n3. More than 5. cards is a misdeal.\n4. The end.\n"
+    )
     assert numbers(seg_text(text)) == [1, 2, 3, 4]
 
 
@@ -356,9 +385,11 @@ def test_long_unnumbered_paragraph_is_split_into_sentences_by_spacy():
 
 
 def test_hard_wrapped_unnumbered_lines_are_split_into_sentences():
-    text = ("The dealer must shuffle the cards and present\nthem to be cut by the adversary before each\n"
-            "deal. If a card be faced during the deal the\nadversary may call a new deal. The player who\n"
-            "deals out of turn loses the king.\n")
+    text = (
+        "The dealer must shuffle the cards and present\nthem to be cut by the adversary before each\n"
+        "deal. If a card be faced during the deal the\nadversary may call a new deal. The player who\n"
+        "deals out of turn loses the king.\n"
+    )
     s = seg_text(text, "en")
     assert [law.text[:12] for law in s.laws] == ["The dealer m", "If a card be", "The player w"]
 
@@ -392,8 +423,31 @@ def test_witness_mismatch_is_an_error():
 # ---------------------------------------------------------------------------------------------
 # properties
 
-WORDS = ["the", "deal", "card", "player", "trump", "is", "void", "if", "more", "than", "five", "6th", "37", "f",
-         "rule", "pack", "[6]", "and", "in", "lead", "may", "not", "cut"]
+WORDS = [
+    "the",
+    "deal",
+    "card",
+    "player",
+    "trump",
+    "is",
+    "void",
+    "if",
+    "more",
+    "than",
+    "five",
+    "6th",
+    "37",
+    "f",
+    "rule",
+    "pack",
+    "[6]",
+    "and",
+    "in",
+    "lead",
+    "may",
+    "not",
+    "cut",
+]
 LOOK = {"1": ["1", "i", "l", "I"], "0": ["0", "o", "O"], "5": ["5", "$"]}
 
 
@@ -408,8 +462,10 @@ def codes(draw):
     for k in range(first, first + n):
         marker = str(k)
         if draw(st.booleans()):
-            marker = "".join(draw(st.sampled_from(LOOK[ch])) if ch in LOOK and draw(st.booleans()) and len(marker) > 1 else ch
-                             for ch in marker)
+            marker = "".join(
+                draw(st.sampled_from(LOOK[ch])) if ch in LOOK and draw(st.booleans()) and len(marker) > 1 else ch
+                for ch in marker
+            )
         words = draw(st.lists(st.sampled_from(WORDS), min_size=3, max_size=12))
         body = " ".join(words).capitalize() + "."
         parts.append(f"{marker}{term} {body}{sep}")

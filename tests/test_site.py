@@ -7,6 +7,7 @@ HTML back with lxml. Browser tests (``integration``) open the pages from disk in
 and focus text of a repaired word, the reading/diplomatic toggle, escaping (no dialog fires), and a
 screenshot in test-artifacts/site.png.
 """
+
 from __future__ import annotations
 
 import json
@@ -49,8 +50,9 @@ def _corr(raw: str, before: str, after: str, kind: str, confidence: float = 1.0,
     return Correction(start, start + len(before), before, after, kind, kw.pop("method", "test"), confidence, **kw)
 
 
-def _result(witness: Witness, raw: str, corrections: list[Correction], page_breaks=(), flags=(),
-            heading_end: int = 0) -> WitnessResult:
+def _result(
+    witness: Witness, raw: str, corrections: list[Correction], page_breaks=(), flags=(), heading_end: int = 0
+) -> WitnessResult:
     """A WitnessResult whose laws start at each 'N. ' at a line start of the cleaned text."""
     corrections = sorted(corrections, key=lambda c: c.start)
     text = replay(raw, corrections)
@@ -109,7 +111,7 @@ def _en() -> WitnessResult:
 
 
 def _bad() -> WitnessResult:
-    raw = f"1. {HOSTILE} said \"hi\".\n2. Fo<o> & ba'r.\n"
+    raw = f'1. {HOSTILE} said "hi".\n2. Fo<o> & ba\'r.\n'
     corrs = [_corr(raw, "Fo<o>", 'F"o<o>', "spelling", 0.5)]
     return _result(BAD, raw, corrs)
 
@@ -120,8 +122,13 @@ LINKS = (
     Link("piquet", "piquet.fr-900.law-1", "piquet.en-901.law-1", 0.31, "translation", "weak"),
 )
 RULES = [
-    {"rule_id": "misdeal", "law_id": "piquet.fr-900.law-1", "outcome": "the dealer loses the deal",
-     "citations": "piquet.fr-900.law-1;piquet.en-901.law-2", "note": "x < y & z"},
+    {
+        "rule_id": "misdeal",
+        "law_id": "piquet.fr-900.law-1",
+        "outcome": "the dealer loses the deal",
+        "citations": "piquet.fr-900.law-1;piquet.en-901.law-2",
+        "note": "x < y & z",
+    },
 ]
 
 
@@ -145,7 +152,9 @@ def _tips(doc, xpath):
 def test_site_files_are_local_and_deterministic(site):
     again = render_site([_fr(), _en(), _bad()], LINKS, RULES)
     assert again == site
-    assert {"index.html", "assets/site.css", "assets/site.js", "witness/fr-900.html", "witness/en-901.html"} <= set(site)
+    assert {"index.html", "assets/site.css", "assets/site.js", "witness/fr-900.html", "witness/en-901.html"} <= set(
+        site
+    )
     for path, data in site.items():
         if path.endswith(".html"):
             page = data.decode("utf-8")
@@ -158,8 +167,11 @@ def test_site_files_are_local_and_deterministic(site):
                     target = str(Path(target)).replace("\\", "/")
                     norm = re.sub(r"[^/]+/\.\./", "", target)
                     if norm.startswith("../"):  # a download: an output of the edition beside site/
-                        assert re.fullmatch(r"\.\./(tei/[\w.-]+\.xml|text/[\w.-]+\.txt|[\w.-]+\.(csv|json|sqlite)"
-                                            r"|figures/[\w.-]+\.svg)", norm), f"{path} links to {ref}"
+                        assert re.fullmatch(
+                            r"\.\./(tei/[\w.-]+\.xml|text/[\w.-]+\.txt|[\w.-]+\.(csv|json|sqlite)"
+                            r"|figures/[\w.-]+\.svg)",
+                            norm,
+                        ), f"{path} links to {ref}"
                         continue
                     assert norm in site, f"{path} links to missing {ref}"
 
@@ -226,7 +238,10 @@ def test_diplomatic_view_keeps_the_print(site):
     sic = {s.text_content(): s.get("title") for s in dip.xpath(".//*[contains(@class,'sic')]")}
     assert "reads: “cartes”" in sic["cartcs"]
     assert [d.get("data-law-id") for d in dip.xpath(".//*[@data-law-id]")] == [
-        "piquet.fr-900.law-1", "piquet.fr-900.law-2", "piquet.fr-900.law-3"]
+        "piquet.fr-900.law-1",
+        "piquet.fr-900.law-2",
+        "piquet.fr-900.law-3",
+    ]
     btn = doc.get_element_by_id("view-toggle")
     assert btn.tag == "button" and btn.get("aria-pressed") == "false"
 
@@ -260,14 +275,25 @@ def test_synoptic_rows_place_aligned_laws_side_by_side(site):
 
 def test_synoptic_rows_insert_unmatched_laws_in_printed_order():
     def laws(w, n):
-        return [Law(f"g.{w}.law-{i}", w, "g", "en", "law", i, f"{i}.", str(i), i - 1, 0, 0, "x") for i in range(1, n + 1)]
+        return [
+            Law(f"g.{w}.law-{i}", w, "g", "en", "law", i, f"{i}.", str(i), i - 1, 0, 0, "x") for i in range(1, n + 1)
+        ]
 
     a, b = laws("a", 3), laws("b", 5)
-    links = [Link("g", "g.a.law-1", "g.b.law-3", 0.9, "translation"), Link("g", "g.a.law-3", "g.b.law-4", 0.7, "translation")]
+    links = [
+        Link("g", "g.a.law-1", "g.b.law-3", 0.9, "translation"),
+        Link("g", "g.a.law-3", "g.b.law-4", 0.7, "translation"),
+    ]
     rows = synoptic_rows(["a", "b"], {"a": a, "b": b}, links)
     got = [tuple(x.id for ls in r.laws.values() for x in ls) for r in rows]
-    assert got == [("g.b.law-1",), ("g.b.law-2",), ("g.a.law-1", "g.b.law-3"), ("g.a.law-2",),
-                   ("g.a.law-3", "g.b.law-4"), ("g.b.law-5",)]
+    assert got == [
+        ("g.b.law-1",),
+        ("g.b.law-2",),
+        ("g.a.law-1", "g.b.law-3"),
+        ("g.a.law-2",),
+        ("g.a.law-3", "g.b.law-4"),
+        ("g.b.law-5",),
+    ]
 
 
 def test_law_shows_its_ruling_and_aligned_laws(site):
@@ -295,7 +321,9 @@ def test_filters_are_keyboard_controls(site):
     assert doc.xpath("//select[@id='f-game']/option/@value") == ["", "piquet"]
     assert doc.xpath("//input[@class='wfilter']/@value") == ["fr-900", "en-901", "en-902"]
     assert doc.xpath("//input[@id='f-text']/@type") == ["search"]
-    for el in doc.xpath("//mark[contains(@class,'corr')] | //*[contains(@class,'flag')][not(ancestor::p[@class='legend'])]"):
+    for el in doc.xpath(
+        "//mark[contains(@class,'corr')] | //*[contains(@class,'flag')][not(ancestor::p[@class='legend'])]"
+    ):
         assert el.get("tabindex") == "0"
 
 
@@ -323,7 +351,10 @@ def real_site(fresh_build, tmp_path_factory) -> Path:
     corpus = ROOT / "corpus"
     from pipeline.tei import BuildInfo
 
-    results = [process_witness(witness_text(corpus, w), corpus, BuildInfo.for_inputs(version="0")) for w in load_witnesses(corpus)]
+    results = [
+        process_witness(witness_text(corpus, w), corpus, BuildInfo.for_inputs(version="0"))
+        for w in load_witnesses(corpus)
+    ]
     links = align_corpus([b.result for b in results], corpus)
     rules_path = out / "rules.json"
     rules = json.loads(rules_path.read_text("utf-8")) if rules_path.is_file() else None
@@ -387,8 +418,10 @@ def test_browser_real_ecarte_synoptic(browser, real_site):
     assert len(ids) == len(set(ids)) and "ecarte.en-003m.law-10" in ids
     # the score of a link on demand
     row.locator("[data-law-id='ecarte.fr-000.law-13'] details.links summary").click()
-    score = row.locator("[data-law-id='ecarte.fr-000.law-13'] li[data-link-b='ecarte.en-003.law-10'], "
-                        "[data-law-id='ecarte.fr-000.law-13'] li[data-link-a='ecarte.en-003.law-10']")
+    score = row.locator(
+        "[data-law-id='ecarte.fr-000.law-13'] li[data-link-b='ecarte.en-003.law-10'], "
+        "[data-law-id='ecarte.fr-000.law-13'] li[data-link-a='ecarte.en-003.law-10']"
+    )
     assert score.first.is_visible() and re.fullmatch(r"[01]\.\d\d", score.first.get_attribute("data-score"))
     # filters: game and text search
     page.fill("#f-text", "talon")
@@ -454,13 +487,15 @@ def test_rulings_are_sentences_and_labels_use_the_number_as_read(site):
         text = s.xpath(".//p[@class='lawtext']")[0].text_content()
         assert re.fullmatch(r"Law \d+|[A-Z].*", label)
         number = label.split()[-1]
-        assert not text[len(label):].lstrip().startswith(number), text  # no "Law 38 38."
+        assert not text[len(label) :].lstrip().startswith(number), text  # no "Law 38 38."
 
 
 @pytest.mark.integration
 def test_browser_law_link_lands_with_its_label_visible(browser, real_site):
-    for path, anchor, label in (("witness/en-003.html", "ecarte.en-003.law-9", "section[id='ecarte.en-003.law-9'] .lawlabel"),
-                                ("index.html", "syn.ecarte.en-003.law-9", "div[id='syn.ecarte.en-003.law-9'] .lawlabel")):
+    for path, anchor, label in (
+        ("witness/en-003.html", "ecarte.en-003.law-9", "section[id='ecarte.en-003.law-9'] .lawlabel"),
+        ("index.html", "syn.ecarte.en-003.law-9", "div[id='syn.ecarte.en-003.law-9'] .lawlabel"),
+    ):
         page = browser.new_page(viewport={"width": 1200, "height": 700})
         page.goto((real_site / path).as_uri() + "#" + anchor)
         page.wait_for_timeout(200)
@@ -479,7 +514,9 @@ def test_browser_search_crosses_languages_and_finds_printed_forms(browser, real_
 
     def rows(q):
         page.fill("#f-text", q)
-        return set(page.eval_on_selector_all("table.synoptic tbody tr:not(.hidden-by-filter)", "els => els.map(e => e.id)"))
+        return set(
+            page.eval_on_selector_all("table.synoptic tbody tr:not(.hidden-by-filter)", "els => els.map(e => e.id)")
+        )
 
     trump, atout = rows("trump"), rows("atout")
     assert trump and trump <= atout

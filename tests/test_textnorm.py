@@ -1,4 +1,5 @@
 """One text-normalisation module: folding, NFC and the clean stage's word tokens."""
+
 from __future__ import annotations
 
 from pathlib import Path

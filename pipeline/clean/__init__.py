@@ -10,14 +10,49 @@ Public API: :func:`clean`, :func:`clean_text`, :func:`clean_lines`, :func:`clean
 :func:`explain_text`, :func:`load_resources`, :func:`general_resources`, :func:`resources_for`,
 :class:`CleanConfig`, :class:`CleanResources`.
 """
+
 from .config import CleanConfig
 from .phrases import _phrase_ngrams
 from .registry import REGISTRY
-from .resources import DEFAULT_CORPUS, PROJECT_ROOT, CleanResources, card_game_share, general_resources, load_resources, resources_for
-from .stage import PassChange, PassLog, clean, clean_explained, clean_lines, clean_text, explain_text, explanation, removed_lines
+from .resources import (
+    DEFAULT_CORPUS,
+    PROJECT_ROOT,
+    CleanResources,
+    card_game_share,
+    general_resources,
+    load_resources,
+    resources_for,
+)
+from .stage import (
+    PassChange,
+    PassLog,
+    clean,
+    clean_explained,
+    clean_lines,
+    clean_text,
+    explain_text,
+    explanation,
+    removed_lines,
+)
 
 __all__ = [
-    "CleanConfig", "CleanResources", "DEFAULT_CORPUS", "PROJECT_ROOT", "PassChange", "PassLog", "REGISTRY", "_phrase_ngrams",
-    "card_game_share", "clean", "clean_explained", "clean_lines", "clean_text", "explain_text", "explanation", "general_resources", "removed_lines",
-    "load_resources", "resources_for",
+    "CleanConfig",
+    "CleanResources",
+    "DEFAULT_CORPUS",
+    "PROJECT_ROOT",
+    "PassChange",
+    "PassLog",
+    "REGISTRY",
+    "_phrase_ngrams",
+    "card_game_share",
+    "clean",
+    "clean_explained",
+    "clean_lines",
+    "clean_text",
+    "explain_text",
+    "explanation",
+    "general_resources",
+    "removed_lines",
+    "load_resources",
+    "resources_for",
 ]

@@ -7,6 +7,7 @@ a printed token (a SymSpell-style deletion index checked with Levenshtein, then 
 witness's own words near it (real-word repair), the word-pair pass's candidates, and the splits of a
 token two words were merged into.
 """
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -20,6 +21,7 @@ from .tokens import JUNK, JUNK_JOINED
 
 if TYPE_CHECKING:
     from .repairer import Repairer
+
 
 @lru_cache(maxsize=500_000)
 def fold_accents(w: str) -> str:
@@ -222,10 +224,15 @@ class CandidateSearch:
         self.domain = rep.domain
         self.is_word, self.prior, self.zipf_of = rep.is_word, rep.prior, rep.zipf_of
         self._cand_cache: dict[str, list[tuple[str, float]]] = {}
-        self.confusions_multi = [(p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()]
+        self.confusions_multi = [
+            (p, q, c) for p, q, c in res.lexdata.confusions if len(p) != len(q) and p and p.islower()
+        ]
         # lower-case confusions cheap enough for the word-pair pass's real-word candidates
-        self.cheap_confusions = [(p, q, c) for p, q, c in res.lexdata.confusions
-                                 if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost]
+        self.cheap_confusions = [
+            (p, q, c)
+            for p, q, c in res.lexdata.confusions
+            if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost
+        ]
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
@@ -273,8 +280,13 @@ class CandidateSearch:
             found.update(*filter(None, map(self.local_index.get, ds)))
         zipf = self.zipf
         words = list(found)
-        hits = process.extract(fold_accents(lt), list(map(self.folded.__getitem__, words)),
-                               scorer=Levenshtein.distance, score_cutoff=maxd, limit=None)
+        hits = process.extract(
+            fold_accents(lt),
+            list(map(self.folded.__getitem__, words)),
+            scorer=Levenshtein.distance,
+            score_cutoff=maxd,
+            limit=None,
+        )
         scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
         scored.sort()
         picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
@@ -284,7 +296,7 @@ class CandidateSearch:
         for p, q, _c in self.confusions_multi:
             i = lt.find(p)
             while i != -1:
-                v = lt[:i] + q + lt[i + len(p):]
+                v = lt[:i] + q + lt[i + len(p) :]
                 if v not in seen and zipf.get(v, 0.0) >= self.cfg.cand_min_zipf:
                     seen.add(v)
                     picked.append(v)
@@ -336,13 +348,17 @@ class CandidateSearch:
                             continue
                         i = v.find(p)
                         while i != -1:
-                            u = v[:i] + q + v[i + len(p):]
+                            u = v[:i] + q + v[i + len(p) :]
                             if seen.get(u, 99.0) > c0 + c:
                                 seen[u] = c0 + c
                                 nxt.append((u, c0 + c))
                             i = v.find(p, i + 1)
                 frontier = nxt
-            pairs = [(w, c) for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab) if c <= cut]
+            pairs = [
+                (w, c)
+                for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab)
+                if c <= cut
+            ]
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:

@@ -2,6 +2,7 @@
 
 A pass is switched on by the boolean fields its registry entry names (:mod:`pipeline.clean.registry`);
 the ``general_*`` fields are the choices of general mode (no domain lexicon), measured on ICDAR 2017."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -52,7 +53,9 @@ class CleanConfig:
     corpus_boost: float = 0.5  # prior bonus per decade of occurrences in the corpus / the witness
     corpus_min_count: int = 2  # occurrences before the corpus counts as evidence
     # decisions
-    margin: float = 2.6  # score gain (zipf units) a repair must show over the printed word (2.2: FR ICDAR right->wrong 0.22 %)
+    margin: float = (
+        2.6  # score gain (zipf units) a repair must show over the printed word (2.2: FR ICDAR right->wrong 0.22 %)
+    )
     unknown_channel_scale: float = 2.5  # channel scale when the printed token is unknown
     unknown_margin: float = 1.0  # the same for a token no lexicon knows or with debris in it (no evidence for itself)
     short_margin: float = 0.3  # extra margin for words of 3 letters or fewer (0.9 -> 0.3: fr-000 1.98 -> 1.93 %, ICDAR EN 9.80 -> 9.79, right->wrong unchanged)
@@ -124,7 +127,9 @@ class CleanConfig:
     witness_often: int = 6  # witness text: a rare word printed once, one edit (cost <= witness_max_cost) from a word
     witness_rare_zipf: float = 3.5  # the witness prints this often, is that word (0: off)
     witness_max_cost: float = 1.2
-    determiner_participle: bool = True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
+    determiner_participle: bool = (
+        True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
+    )
     determiner_min_count: int = 3  # ... when the witness prints the -e word this often
     # context from a general corpus's word pairs (English: symspellpy's Google Books counts), after the
     # other passes; measured on ICDAR 2017 English dev (see bigram_edits)

@@ -5,6 +5,7 @@ comma or for an s after a word of one or two letters; witness text only: specks 
 commas, line-edge apostrophes (:func:`pass_debris_chars`).  Guillemets and debris glued to a word end
 (``moin«`` = moins), debris and punctuation between letters (``p>ack``, ``pi;opre``), capitals inside a
 word (``aVec``), and letters read for digits inside a number (``270,OOOf``)."""
+
 from __future__ import annotations
 
 from functools import lru_cache
@@ -15,8 +16,17 @@ import regex
 from .edits import Edit, non_overlapping
 from .passes import Pass, PassContext, edits_only
 
-def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (), domain: bool = False, blots: str = "",
-                      is_word: Callable[[str], bool] | None = None, zipf: Callable[[str], float] | None = None) -> list[Edit]:
+
+def pass_debris_chars(
+    text: str,
+    lang: str,
+    cfg,
+    elisions: tuple[str, ...] = (),
+    domain: bool = False,
+    blots: str = "",
+    is_word: Callable[[str], bool] | None = None,
+    zipf: Callable[[str], float] | None = None,
+) -> list[Edit]:
     """OCR debris characters: stray ^ | * (and the language's ``blots``, corpus/lexicon/blots.tsv) standing
     alone, * or ^ glued to the end of a word,
     and (French) an unpaired closing guillemet read where a comma was printed (after a word of one or two
@@ -30,28 +40,91 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
     if domain and is_word is not None:
         for m in regex.finditer(r"(?<![\p{L}.])(\p{Ll}{2,})\.(\p{Ll}{2,})(?![\p{L}.])", text):
             if is_word(m.group(1)) and is_word(m.group(2)):
-                edits.append(Edit(m.end(1), m.start(2), " ", "split", "regex:stop-space", 0.8, (m.group(1) + " " + m.group(2),),
-                                  f"full stop between two lower-case words ({m.group(1)!r}, {m.group(2)!r}): a speck for the space"))
+                edits.append(
+                    Edit(
+                        m.end(1),
+                        m.start(2),
+                        " ",
+                        "split",
+                        "regex:stop-space",
+                        0.8,
+                        (m.group(1) + " " + m.group(2),),
+                        f"full stop between two lower-case words ({m.group(1)!r}, {m.group(2)!r}): a speck for the space",
+                    )
+                )
     for m in regex.finditer(r"(?<=\p{L}{2})[ \t],(?=\p{L}{2})", text) if domain else ():
-        edits.append(Edit(m.start(), m.end(), ", ", "split", "regex:comma-space", 0.8, (", ",), "comma printed before the space instead of after it"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                ", ",
+                "split",
+                "regex:comma-space",
+                0.8,
+                (", ",),
+                "comma printed before the space instead of after it",
+            )
+        )
     if lang == "fr" and domain:
         for line in regex.finditer(r"(?m)^.*$", text):
             ln = line.group()
             m = regex.match(r"[ \t]*(['’‘])(?=\p{Lu})", ln)
             if m and not regex.search(r"\p{L}[.,;:!?]?['’](?!\p{L})", ln):
-                edits.append(Edit(line.start() + m.start(1), line.start() + m.end(1), "", "debris", "regex:line-apostrophe", 0.8, (),
-                                  "apostrophe opening a line before a capital, no quotation closed on the line: debris"))
+                edits.append(
+                    Edit(
+                        line.start() + m.start(1),
+                        line.start() + m.end(1),
+                        "",
+                        "debris",
+                        "regex:line-apostrophe",
+                        0.8,
+                        (),
+                        "apostrophe opening a line before a capital, no quotation closed on the line: debris",
+                    )
+                )
             m = regex.search(r"(?<=[.!?;:])(['’])[ \t]*$", ln)
             if m and not regex.search(r"(?<![\p{L}])['‘’]\p{L}", ln):
-                edits.append(Edit(line.start() + m.start(1), line.start() + m.end(1), "", "debris", "regex:line-apostrophe", 0.8, (),
-                                  "apostrophe after the end of a sentence at a line end, no quotation opened on the line: debris"))
+                edits.append(
+                    Edit(
+                        line.start() + m.start(1),
+                        line.start() + m.end(1),
+                        "",
+                        "debris",
+                        "regex:line-apostrophe",
+                        0.8,
+                        (),
+                        "apostrophe after the end of a sentence at a line end, no quotation opened on the line: debris",
+                    )
+                )
     for m in regex.finditer(r"(?<=[:;,])[ \t]*\.(?=[ \t]+\p{Ll})", text) if domain else ():
         # a full stop standing alone after a colon/semicolon/comma, before a lower-case word: a speck
         # (witness text only: ICDAR FR dev right->wrong 8 -> 11 with it)
-        edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-stop", 0.8, (), "lone full stop after punctuation, before a lower-case word"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                "",
+                "debris",
+                "regex:stray-stop",
+                0.8,
+                (),
+                "lone full stop after punctuation, before a lower-case word",
+            )
+        )
     for m in regex.finditer(r"(?<=\p{L}{2}),(?=\p{L}{2})", text) if domain else ():
         # a comma glued between two words lost the space printed after it
-        edits.append(Edit(m.start(), m.end(), ", ", "split", "regex:comma-space", 0.8, (", ",), "space lost after a comma between two words"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                ", ",
+                "split",
+                "regex:comma-space",
+                0.8,
+                (", ",),
+                "space lost after a comma between two words",
+            )
+        )
     if lang == "fr" and cfg.trailing_apostrophe_debris and domain:
         # (witness text only: on ICDAR FR dev the gold keeps such apostrophes as often as not, 12 helpful / 20 harmful)
         for m in regex.finditer(r"(?<![\p{L}'’‘])(\p{L}{2,})['’](?=\s)", text):
@@ -60,29 +133,77 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 continue  # l' d' qu' jusqu' ... with a lost space after it
             if regex.search(r"(?<![\p{L}])['‘]\p{L}", text[max(0, m.start() - cfg.quote_window) : m.start()]):
                 continue  # may close a quotation opened with an apostrophe
-            edits.append(Edit(m.end(1), m.end(), "", "debris", "regex:trailing-apostrophe", 0.8, (), f"apostrophe after {m.group(1)!r} (no elision prefix): debris"))
+            edits.append(
+                Edit(
+                    m.end(1),
+                    m.end(),
+                    "",
+                    "debris",
+                    "regex:trailing-apostrophe",
+                    0.8,
+                    (),
+                    f"apostrophe after {m.group(1)!r} (no elision prefix): debris",
+                )
+            )
     if lang == "fr" and cfg.unpaired_guillemet_as_comma:
         for m in regex.finditer(r"(?<=\s|^)«(?=\p{L})", text):
             after = text[m.end() : m.end() + cfg.guillemet_window]
             cut = ARTICLE_START.search(after)
             after = after[: cut.start()] if cut else after
             if "»" not in after:
-                edits.append(Edit(m.start(), m.end(), "", "debris", "regex:unclosed-guillemet", 0.7, (), "« glued to a word, never closed: debris"))
+                edits.append(
+                    Edit(
+                        m.start(),
+                        m.end(),
+                        "",
+                        "debris",
+                        "regex:unclosed-guillemet",
+                        0.7,
+                        (),
+                        "« glued to a word, never closed: debris",
+                    )
+                )
     for m in regex.finditer(r"(?<=\s|^)[\^|*" + regex.escape(blots) + r"]+(?:\s+|$)", text):
         edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+[«»]+(?:[ \t]+|$)", text):
         # a guillemet stuck to debris (|«) quotes nothing: the token is debris as a whole
-        edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "stray OCR debris characters"))
+        edits.append(
+            Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "stray OCR debris characters")
+        )
     # (after a one-letter word, ``c^ dernier``, the character may stand for a lost letter: pass_glued_guillemet decides)
     lone = r"(?<!(?<![\p{L}'’])\p{L})" if cfg.repair_words and cfg.guillemet_letters else ""
     for m in regex.finditer(r"(?<=\p{L}{2})[*^]+(?=[ \t]*\n[ \t]*\.?[\p{N}ilo$»]{1,3}[ \t]?\.)", text):
         # a debris character ending the last line of an article (the next line is numbered): the full stop
-        edits.append(Edit(m.start(), m.end(), ".", "debris", "regex:debris-stop", 0.75, (".",), "debris at the end of an article read for a full stop"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                ".",
+                "debris",
+                "regex:debris-stop",
+                0.75,
+                (".",),
+                "debris at the end of an article read for a full stop",
+            )
+        )
     for m in regex.finditer(lone + r"(?<=\p{L})[*^]+(?=[\s,;:.!?]|$)", text):
-        edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
+        edits.append(
+            Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word")
+        )
     for m in regex.finditer(r"(?<=\p{L})-(?=[ \t]+\d{1,3}\.[ \t]+\p{Lu})", text):
         # a word-final hyphen before a numbered article ("go on- 5. If"): no word follows to join, it was a full stop
-        edits.append(Edit(m.start(), m.end(), ".", "debris", "regex:hyphen-stop", 0.75, (".",), "hyphen before a numbered article read for a full stop"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                ".",
+                "debris",
+                "regex:hyphen-stop",
+                0.75,
+                (".",),
+                "hyphen before a numbered article read for a full stop",
+            )
+        )
     if lang == "fr" and cfg.unpaired_guillemet_as_comma:
         for m in regex.finditer(r"\s?»(?=\s)", text):
             before = text[max(0, m.start() - cfg.guillemet_window) : m.start()]
@@ -93,14 +214,37 @@ def pass_debris_chars(text: str, lang: str, cfg, elisions: tuple[str, ...] = (),
                 continue  # closes an open «
             if m.start() > 0 and not regex.match(r"[\p{L}\s]", text[m.start() - 1]):
                 continue
-            short = regex.search(r"(?:^|(?<=\s))\p{L}{1,2}$", text[max(0, m.start() - 3) : m.start()])  # (a whole word: 3 characters hold it and what stands before it)
+            short = regex.search(
+                r"(?:^|(?<=\s))\p{L}{1,2}$", text[max(0, m.start() - 3) : m.start()]
+            )  # (a whole word: 3 characters hold it and what stands before it)
             zs = zipf(short.group().lower() + "s") if short and zipf is not None and cfg.repair_words else 0.0
             if zs >= cfg.guillemet_s_min_zipf:
                 w = short.group()
-                edits.append(Edit(m.start(), m.end(), "s", "debris", "lexicon:glued-guillemet", 0.75, (w + "s", w + ","),
-                                  f"» glued to {w!r} read as s: {w + 's'!r} (zipf {zs:.2f}; a word of one or two letters takes no comma)"))
+                edits.append(
+                    Edit(
+                        m.start(),
+                        m.end(),
+                        "s",
+                        "debris",
+                        "lexicon:glued-guillemet",
+                        0.75,
+                        (w + "s", w + ","),
+                        f"» glued to {w!r} read as s: {w + 's'!r} (zipf {zs:.2f}; a word of one or two letters takes no comma)",
+                    )
+                )
                 continue
-            edits.append(Edit(m.start(), m.end(), ",", "debris", "regex:unpaired-guillemet", 0.7, (",",), "unpaired » between words: a misread comma"))
+            edits.append(
+                Edit(
+                    m.start(),
+                    m.end(),
+                    ",",
+                    "debris",
+                    "regex:unpaired-guillemet",
+                    0.7,
+                    (",",),
+                    "unpaired » between words: a misread comma",
+                )
+            )
     return non_overlapping(edits)
 
 
@@ -118,8 +262,18 @@ def pass_number_lookalikes(text: str, lookalikes: dict[str, str]) -> list[Edit]:
         if not any(c in look for c in t) or sum(c.isdigit() for c in t) < 2:
             continue
         fixed = "".join(look.get(c, c) for c in t)
-        edits.append(Edit(m.start(), m.end(), fixed, "spelling", "lookalike:number", 0.85, (fixed,),
-                          f"{t!r}: letters in the digit groups of a number read as {fixed!r}"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                fixed,
+                "spelling",
+                "lookalike:number",
+                0.85,
+                (fixed,),
+                f"{t!r}: letters in the digit groups of a number read as {fixed!r}",
+            )
+        )
     return edits
 
 
@@ -143,10 +297,14 @@ def _inword_debris_patterns(debris: str) -> tuple[regex.Pattern, regex.Pattern]:
     """(a letter, ``debris`` characters and a letter; the same between two whole words, the groups being
     word, debris, word), compiled once per ``debris`` set: the pass runs on every text."""
     cls = "[" + regex.escape(debris) + "]+"
-    return regex.compile(rf"\p{{L}}{cls}\p{{L}}"), regex.compile(rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])")
+    return regex.compile(rf"\p{{L}}{cls}\p{{L}}"), regex.compile(
+        rf"(?<![\p{{L}}\d])(\p{{L}}+)({cls})(\p{{L}}+)(?![\p{{L}}\d])"
+    )
 
 
-def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool], domain: Callable[[str], bool] = lambda w: False) -> list[Edit]:
+def pass_inword_debris(
+    text: str, debris: str, is_word: Callable[[str], bool], domain: Callable[[str], bool] = lambda w: False
+) -> list[Edit]:
     """A debris character between letters (``p>ack``, ``trump>card``, ``teni^le``): dropped when the two
     sides make one word, read as a lost space when each side is a word on its own, unless their join is a
     term of the witness's ``domain`` (``car^tes`` is cartes, not car tes)."""
@@ -161,14 +319,29 @@ def pass_inword_debris(text: str, debris: str, is_word: Callable[[str], bool], d
         s, e = m.start(2), m.end(2)
         joined, wa, wb = is_word(a + b), is_word(a), is_word(b)
         if joined and (domain((a + b).lower()) or not (wa and wb and len(a) > 1 and len(b) > 1)):
-            edits.append(Edit(s, e, "", "debris", "lexicon:inword-debris", 0.85, (a + b,), f"debris {d!r} inside {a + b!r}"))
+            edits.append(
+                Edit(s, e, "", "debris", "lexicon:inword-debris", 0.85, (a + b,), f"debris {d!r} inside {a + b!r}")
+            )
         elif wa and wb and (len(a) > 1 or a.lower() in ("a", "à", "y", "i")):
-            edits.append(Edit(s, e, " ", "split", "lexicon:debris-space", 0.8, (a + " " + b,), f"debris {d!r} for a lost space between {a!r} and {b!r}"))
+            edits.append(
+                Edit(
+                    s,
+                    e,
+                    " ",
+                    "split",
+                    "lexicon:debris-space",
+                    0.8,
+                    (a + " " + b,),
+                    f"debris {d!r} for a lost space between {a!r} and {b!r}",
+                )
+            )
     return edits
 
 
 PUNCT_IN_WORD = regex.compile(r"(?<![\p{L}\d])(\p{L}{2,})([;:])(\p{L}{2,})(?![\p{L}\d])")
-PUNCT_NEAR = regex.compile(r"\p{L}[;:]\p{L}")  # (in every PUNCT_IN_WORD match: most texts have none, found by a cheap scan)
+PUNCT_NEAR = regex.compile(
+    r"\p{L}[;:]\p{L}"
+)  # (in every PUNCT_IN_WORD match: most texts have none, found by a cheap scan)
 
 
 def pass_punct_in_word(text: str, is_word: Callable[[str], bool]) -> list[Edit]:
@@ -181,8 +354,18 @@ def pass_punct_in_word(text: str, is_word: Callable[[str], bool]) -> list[Edit]:
     for m in PUNCT_IN_WORD.finditer(text):
         a, b = m.group(1), m.group(3)
         if not (is_word(a) and is_word(b)):
-            edits.append(Edit(m.start(2), m.end(2), "^", "debris", "regex:punct-in-word", 0.7, (a + "^" + b,),
-                              f"{m.group(2)!r} between {a!r} and {b!r}, not two words: debris inside one word"))
+            edits.append(
+                Edit(
+                    m.start(2),
+                    m.end(2),
+                    "^",
+                    "debris",
+                    "regex:punct-in-word",
+                    0.7,
+                    (a + "^" + b,),
+                    f"{m.group(2)!r} between {a!r} and {b!r}, not two words: debris inside one word",
+                )
+            )
     return edits
 
 
@@ -196,8 +379,18 @@ def pass_inner_capital(text: str, is_word: Callable[[str], bool]) -> list[Edit]:
     for m in INNER_CAPITAL.finditer(text):
         t = m.group()
         if is_word(t):  # (is_word reads the word in lower case)
-            edits.append(Edit(m.start(), m.end(), t.lower(), "spelling", "lexicon:inner-capital", 0.85, (t.lower(),),
-                              f"capital inside the lower-case word {t!r}: {t.lower()!r}"))
+            edits.append(
+                Edit(
+                    m.start(),
+                    m.end(),
+                    t.lower(),
+                    "spelling",
+                    "lexicon:inner-capital",
+                    0.85,
+                    (t.lower(),),
+                    f"capital inside the lower-case word {t!r}: {t.lower()!r}",
+                )
+            )
     return edits
 
 
@@ -221,8 +414,14 @@ class _Glued:
         return self._s + len(self._g[1]) if k == 1 else self._e
 
 
-def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool], zipf: Callable[[str], float], gain: float = 1.0,
-                         elisions: tuple[str, ...] = ()) -> list[Edit]:
+def pass_glued_guillemet(
+    text: str,
+    letters: str,
+    is_word: Callable[[str], bool],
+    zipf: Callable[[str], float],
+    gain: float = 1.0,
+    elisions: tuple[str, ...] = (),
+) -> list[Edit]:
     """An opening guillemet glued to the end of a word (``moin«``, ``qu«``) is no quotation mark: it is
     debris printed for a lost letter when word + letter is a word ``gain`` zipf units more frequent than the bare word.
     An elision prefix (``qu``, ``jusqu`` of ``elisions``) is no word without its apostrophe: its frequency does not count."""
@@ -234,39 +433,87 @@ def pass_glued_guillemet(text: str, letters: str, is_word: Callable[[str], bool]
             m = _Glued(m.group(3), m.group(4), m.start(3), m.end())
         w = m.group(1)
         zw = 0.0 if w.lower() in elisions else zipf(w.lower())
-        opts = [(zipf((w + ch).lower()), w + ch) for ch in letters if is_word(w + ch) and zipf((w + ch).lower()) >= zw + gain]
+        opts = [
+            (zipf((w + ch).lower()), w + ch)
+            for ch in letters
+            if is_word(w + ch) and zipf((w + ch).lower()) >= zw + gain
+        ]
         if not opts:
             if m.group(2) != "«":  # a debris character after a one-letter word standing for nothing
-                edits.append(Edit(m.start(2), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"))
+                edits.append(
+                    Edit(
+                        m.start(2), m.end(), "", "debris", "regex:stray-char", 0.85, (), "debris character after a word"
+                    )
+                )
             continue
         z, best = max(opts)
-        edits.append(Edit(m.end(1), m.end(), best[len(w):], "debris", "lexicon:glued-guillemet", 0.8, tuple(o[1] for o in sorted(opts, reverse=True)), f"{m.group(2)} glued to {w!r} read as a letter: {best!r}"))
+        edits.append(
+            Edit(
+                m.end(1),
+                m.end(),
+                best[len(w) :],
+                "debris",
+                "lexicon:glued-guillemet",
+                0.8,
+                tuple(o[1] for o in sorted(opts, reverse=True)),
+                f"{m.group(2)} glued to {w!r} read as a letter: {best!r}",
+            )
+        )
     return edits
 
 
 def _debris_chars(text: str, ctx: PassContext) -> list[Edit]:
     rep = ctx.rep
-    return pass_debris_chars(text, ctx.lang, ctx.cfg, rep.elision, bool(rep.domain), ctx.lex.blots, rep.is_word, rep.zipf_of)
+    return pass_debris_chars(
+        text, ctx.lang, ctx.cfg, rep.elision, bool(rep.domain), ctx.lex.blots, rep.is_word, rep.zipf_of
+    )
 
 
 def _glued(text: str, ctx: PassContext) -> list[Edit]:
     rep, cfg = ctx.rep, ctx.cfg
-    return pass_glued_guillemet(text, cfg.guillemet_letters, rep.is_word, rep.zipf_of, cfg.guillemet_letter_gain, rep.elision)
+    return pass_glued_guillemet(
+        text, cfg.guillemet_letters, rep.is_word, rep.zipf_of, cfg.guillemet_letter_gain, rep.elision
+    )
 
 
 def _has_domain(ctx: PassContext) -> bool:
     return bool(ctx.rep.domain)
 
 
-DEBRIS_CHARS = Pass("debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces")
-GLUED_GUILLEMET_PASS = Pass("glued-guillemet", edits_only(_glued), ("repair_words", "guillemet_letters"),
-                            doc="a guillemet or debris glued to a word end read as a lost letter")
-INWORD_DEBRIS = Pass("inword-debris", edits_only(lambda text, ctx: pass_inword_debris(text, ctx.cfg.inword_debris, ctx.rep.is_word, ctx.rep.domain.__contains__)),
-                     ("repair_words",), doc="debris between letters dropped or read as a lost space")
-PUNCT_IN_WORD_PASS = Pass("punct-in-word", edits_only(lambda text, ctx: pass_punct_in_word(text, ctx.rep.is_word)), ("repair_words",),
-                          doc="a semicolon or colon inside one word made debris for the word repair")
+DEBRIS_CHARS = Pass(
+    "debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces"
+)
+GLUED_GUILLEMET_PASS = Pass(
+    "glued-guillemet",
+    edits_only(_glued),
+    ("repair_words", "guillemet_letters"),
+    doc="a guillemet or debris glued to a word end read as a lost letter",
+)
+INWORD_DEBRIS = Pass(
+    "inword-debris",
+    edits_only(
+        lambda text, ctx: pass_inword_debris(text, ctx.cfg.inword_debris, ctx.rep.is_word, ctx.rep.domain.__contains__)
+    ),
+    ("repair_words",),
+    doc="debris between letters dropped or read as a lost space",
+)
+PUNCT_IN_WORD_PASS = Pass(
+    "punct-in-word",
+    edits_only(lambda text, ctx: pass_punct_in_word(text, ctx.rep.is_word)),
+    ("repair_words",),
+    doc="a semicolon or colon inside one word made debris for the word repair",
+)
 # (witness text only: the ICDAR FR dev gold keeps such capitals, nulLement, 3 helpful / 9 harmful)
-INNER_CAPITAL_PASS = Pass("inner-capital", edits_only(lambda text, ctx: pass_inner_capital(text, ctx.rep.is_word)), ("repair_words",), _has_domain,
-                          doc="a capital inside a known lower-case word")
-NUMBER_LOOKALIKES = Pass("number-lookalikes", edits_only(lambda text, ctx: pass_number_lookalikes(text, ctx.lex.lookalikes)), ("repair_words",),
-                         doc="letters read for digits in a number with thousands groups")
+INNER_CAPITAL_PASS = Pass(
+    "inner-capital",
+    edits_only(lambda text, ctx: pass_inner_capital(text, ctx.rep.is_word)),
+    ("repair_words",),
+    _has_domain,
+    doc="a capital inside a known lower-case word",
+)
+NUMBER_LOOKALIKES = Pass(
+    "number-lookalikes",
+    edits_only(lambda text, ctx: pass_number_lookalikes(text, ctx.lex.lookalikes)),
+    ("repair_words",),
+    doc="letters read for digits in a number with thousands groups",
+)

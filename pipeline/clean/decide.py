@@ -10,6 +10,7 @@ The printed word is kept unless a candidate beats it by a margin (``CleanConfig.
 short words); a repair whose confidence falls below ``CleanConfig.apply_confidence`` is not applied
 but returned as a Flag.  Historical spellings and domain terms are never changed.
 """
+
 from __future__ import annotations
 
 import math
@@ -32,7 +33,6 @@ class Decision:
     candidates: tuple[str, ...]
     evidence: str
     apply: bool
-
 
 
 class Context:
@@ -92,7 +92,11 @@ class Decider:
         self.protected, self.zipf_of, self.prior, self.memo = rep.protected, rep.zipf_of, rep.prior, rep.memo
         s = rep.search
         self.candidates, self.local_candidates, self.split_candidates, self.accent_variants = (
-            s.candidates, s.local_candidates, s.split_candidates, s.accent_variants)
+            s.candidates,
+            s.local_candidates,
+            s.split_candidates,
+            s.accent_variants,
+        )
 
     def decide(self, tok: str, prev: str, nxt: str, ctx) -> Decision | None:
         """Repair decision for one token (None: keep as printed, nothing to report)."""
@@ -107,7 +111,10 @@ class Decider:
         shape = shapes.get(tok)
         if shape is None:
             letters = sum(c.isalpha() for c in tok)
-            shape = shapes[tok] = (letters < 2 or letters < len(tok) - letters, any(c in JUNK or c.isdigit() for c in tok))
+            shape = shapes[tok] = (
+                letters < 2 or letters < len(tok) - letters,
+                any(c in JUNK or c.isdigit() for c in tok),
+            )
         too_few_letters, has_junk = shape
         if too_few_letters:
             return None
@@ -125,17 +132,42 @@ class Decider:
             vs = self.accent_variants(lw)
             if len(vs) == 1:
                 w = vs[0]
-                return Decision(case_like(tok, w), "spelling", "lexicon:accent-variant", 0.8, (w,),
-                                f"{tok!r}: the only known word differing by accents is {w!r} (zipf {self.zipf_of(w):.2f})", True)
-        if (cfg.witness_often and self.domain and not has_junk and tok.isalpha() and ctx.doc and ctx.pool
-                and 0.0 < self.zipf.get(lw, 0.0) < cfg.witness_rare_zipf and ctx.doc.get(lw, 0) <= 1):
+                return Decision(
+                    case_like(tok, w),
+                    "spelling",
+                    "lexicon:accent-variant",
+                    0.8,
+                    (w,),
+                    f"{tok!r}: the only known word differing by accents is {w!r} (zipf {self.zipf_of(w):.2f})",
+                    True,
+                )
+        if (
+            cfg.witness_often
+            and self.domain
+            and not has_junk
+            and tok.isalpha()
+            and ctx.doc
+            and ctx.pool
+            and 0.0 < self.zipf.get(lw, 0.0) < cfg.witness_rare_zipf
+            and ctx.doc.get(lw, 0) <= 1
+        ):
             # a rare word printed once, one cheap edit from a word the witness prints often (cartels/cartes)
-            near = [(w, c) for w, c in self.local_candidates(tok, ctx)
-                    if c <= cfg.witness_max_cost and ctx.doc.get(w, 0) >= cfg.witness_often and len(w) >= 4]
+            near = [
+                (w, c)
+                for w, c in self.local_candidates(tok, ctx)
+                if c <= cfg.witness_max_cost and ctx.doc.get(w, 0) >= cfg.witness_often and len(w) >= 4
+            ]
             if len(near) == 1:
                 w, c = near[0]
-                return Decision(case_like(tok, w), "real_word", "witness-frequency", 0.7, (w,),
-                                f"{tok!r} (zipf {self.zipf_of(lw):.2f}, printed once) vs {w!r} printed {ctx.doc[w]} times (cost {c:.2f})", True)
+                return Decision(
+                    case_like(tok, w),
+                    "real_word",
+                    "witness-frequency",
+                    0.7,
+                    (w,),
+                    f"{tok!r} (zipf {self.zipf_of(lw):.2f}, printed once) vs {w!r} printed {ctx.doc[w]} times (cost {c:.2f})",
+                    True,
+                )
         obs_z = self.zipf_of(lw) if not has_junk else 0.0
         obs = self.prior(lw, ctx.doc) + ctx.score(prev, lw, nxt, observed=True) if not has_junk else 0.0
         if has_junk:
@@ -171,14 +203,18 @@ class Decider:
         else:
             # a token no lexicon knows (or with debris in it) has no evidence for itself: the choice is
             # among the candidates (own channel scale), against a lower margin
-            unknown = obs <= cfg.junk_obs_score and self.zipf_of(lw) == 0.0 or any(ch in JUNK or ch.isdigit() for ch in tok)
+            unknown = (
+                obs <= cfg.junk_obs_score and self.zipf_of(lw) == 0.0 or any(ch in JUNK or ch.isdigit() for ch in tok)
+            )
             scale = cfg.unknown_channel_scale if unknown and self.domain else cfg.channel_scale
             scored = self._score_candidates(tok, lw, prev, nxt, ctx, scale)
             if self.domain or cfg.general_splits:
                 scored += self.split_candidates(tok, ctx, scale)
             # (only with a witness's domain resources: on general text the measured precision of
             # lower margins is too low, see evaluate_clean)
-            margin = (cfg.unknown_margin if unknown and self.domain else cfg.margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
+            margin = (cfg.unknown_margin if unknown and self.domain else cfg.margin) + (
+                cfg.short_margin if len(lw) <= 3 else 0.0
+            )
             kind, method = "spelling", "lexicon+confusion-levenshtein"
         if not scored:
             return None
@@ -195,7 +231,11 @@ class Decider:
         model = tok
         if not ctx.sentence_start and tok[:1].isupper() and not tok.isupper() and tok[:1].lower() != w[:1]:
             model = tok.lower()  # an upper-case look-alike (I for j) inside a sentence
-        after = case_like(model, w) if " " not in w else case_like(model, w.split(" ")[0]) + " " + " ".join(w.split(" ")[1:])
+        after = (
+            case_like(model, w)
+            if " " not in w
+            else case_like(model, w.split(" ")[0]) + " " + " ".join(w.split(" ")[1:])
+        )
         cands_s = tuple(x[1] for x in scored[: cfg.report_candidates])
         ev = f"{tok!r}: best {w!r} score {best:.2f} (cost {c:.2f}) vs printed {obs:.2f}, next {second:.2f}"
         apply = gain >= margin and conf >= cfg.apply_confidence
@@ -203,7 +243,9 @@ class Decider:
             apply = False  # general French text: only a clearly unique candidate is applied
         return Decision(after, kind, method, round(conf, 3), cands_s, ev, apply)
 
-    def _score_candidates(self, tok: str, lw: str, prev: str, nxt: str, ctx, scale: float) -> list[tuple[float, str, float]]:
+    def _score_candidates(
+        self, tok: str, lw: str, prev: str, nxt: str, ctx, scale: float
+    ) -> list[tuple[float, str, float]]:
         """``prior(w, ctx.doc) + ctx.score(prev, w, nxt) - scale * cost`` for every candidate ``w`` of ``tok``
         other than ``lw``: the same sums, with the part that does not depend on the text (the lexicon prior)
         cached per token."""
@@ -239,4 +281,3 @@ class Decider:
                 s = 0.0
             out.append((z + s - scale * c, w, c))
         return out
-

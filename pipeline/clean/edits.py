@@ -5,6 +5,7 @@ earlier passes applied) and proposes edits in current-text offsets.  :class:`Edi
 back onto spans of the raw text, merging an edit with any earlier correction it touches, so that
 ``model.replay(raw, buffer.corrections) == buffer.text`` holds after every pass.
 """
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -149,7 +150,11 @@ class EditBuffer:
             ev = "; ".join(x.evidence for x in es if x.evidence)
             if touched:
                 older = [self.corrections[i] for i in sorted(touched)]
-                ev = (ev + "; " if ev else "") + "merged with " + ", ".join(f"{c.kind}:{c.before!r}->{c.after!r}" for c in older)
+                ev = (
+                    (ev + "; " if ev else "")
+                    + "merged with "
+                    + ", ".join(f"{c.kind}:{c.before!r}->{c.after!r}" for c in older)
+                )
             new.append(
                 Correction(
                     start=rs,

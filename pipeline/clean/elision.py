@@ -6,6 +6,7 @@ glyph before a short word (``dHin`` -> ``d'un``: :func:`_damaged_elision`) and t
 its elision apostrophe (:func:`_split_apostrophe`) are steps of the word pass
 (:mod:`pipeline.clean.words`).  The elision prefixes are ``corpus/lexicon/elision.tsv``.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -23,7 +24,11 @@ if TYPE_CHECKING:
 ELISION_FIXES = (
     # (pattern, replacement builder, what): an elided article/pronoun whose apostrophe or letter OCR misread
     (regex.compile(r"(?<![\p{L}'’])[TJI1]['’](on)\b"), lambda m: "l'" + m.group(1), "l'on with l read as a capital"),
-    (regex.compile(r"(?<![\p{L}'’])([Qq]u)\p{Lu}(ls?)\b"), lambda m: m.group(1) + "'i" + m.group(2), "qu'il with 'i read as a capital"),
+    (
+        regex.compile(r"(?<![\p{L}'’])([Qq]u)\p{Lu}(ls?)\b"),
+        lambda m: m.group(1) + "'i" + m.group(2),
+        "qu'il with 'i read as a capital",
+    ),
 )
 LEADING_APOS = regex.compile(r"(?<=[\s(])['’]([aeiouyéèêâîôûh]\p{Ll}+)\b")
 CAP_T_ELISION = regex.compile(r"(?<![\p{L}'’])T([aeiouéèêâîô]\p{Ll}+)\b")
@@ -41,11 +46,33 @@ def _elision_pass(text: str, rep: Repairer) -> list[Edit]:
     for m in CAP_T_ELISION.finditer(text):
         w = m.group(1)
         if rep.is_word(w) and not rep.is_word("t" + w) and not sentence_start(text, m.start()):
-            edits.append(Edit(m.start(), m.start(1), "l'", "elision", "lexicon:elision", 0.8, ("l'" + w,), f"l' read as T before {w!r}"))
+            edits.append(
+                Edit(
+                    m.start(),
+                    m.start(1),
+                    "l'",
+                    "elision",
+                    "lexicon:elision",
+                    0.8,
+                    ("l'" + w,),
+                    f"l' read as T before {w!r}",
+                )
+            )
     for m in LEADING_APOS.finditer(text):
         w = m.group(1)
-        if rep.is_word(w) and text[m.end(): m.end() + 1] not in ("'", "’"):
-            edits.append(Edit(m.start(), m.start(), "l", "elision", "lexicon:elision", 0.75, ("l'" + w,), f"l of l' lost before {w!r}"))
+        if rep.is_word(w) and text[m.end() : m.end() + 1] not in ("'", "’"):
+            edits.append(
+                Edit(
+                    m.start(),
+                    m.start(),
+                    "l",
+                    "elision",
+                    "lexicon:elision",
+                    0.75,
+                    ("l'" + w,),
+                    f"l of l' lost before {w!r}",
+                )
+            )
     return non_overlapping(edits)
 
 
@@ -90,11 +117,19 @@ def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | FlagSpec | 
     pool = pools.get(cfg.elision_short_min_zipf)
     if pool is None:
         pool = pools[cfg.elision_short_min_zipf] = sorted(
-            w for w, z in rep.zipf.items() if z >= cfg.elision_short_min_zipf and w[:1] in ELISION_INITIALS and w.isalpha())
+            w
+            for w, z in rep.zipf.items()
+            if z >= cfg.elision_short_min_zipf and w[:1] in ELISION_INITIALS and w.isalpha()
+        )
     damaged = "^" + m.group(3)
-    scored = sorted(((rep.zipf_of(w) - cfg.channel_scale * c, w, c) for w, c in
-                     ((w, rep.channel.cost(damaged, w, cfg.elision_short_max_cost)) for w in pool)
-                     if c <= cfg.elision_short_max_cost), reverse=True)
+    scored = sorted(
+        (
+            (rep.zipf_of(w) - cfg.channel_scale * c, w, c)
+            for w, c in ((w, rep.channel.cost(damaged, w, cfg.elision_short_max_cost)) for w in pool)
+            if c <= cfg.elision_short_max_cost
+        ),
+        reverse=True,
+    )
     if not scored:
         return None
     readings = tuple(m.group(1) + "'" + x for _, x, _ in scored[: cfg.report_candidates])
@@ -104,17 +139,23 @@ def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | FlagSpec | 
     rival = max([second] + plain)
     after = m.group(1) + "'" + w
     conf = round(1.0 / (1.0 + 10 ** (-(best - rival - cfg.elision_short_sep + cfg.conf_offset))), 3)
-    why = (f"{part!r}: elision {m.group(1)}' + {w!r} (apostrophe read as {m.group(2)!r}; cost {c:.2f}, score {best:.2f}) "
-           f"vs next {rival:.2f}")
+    why = (
+        f"{part!r}: elision {m.group(1)}' + {w!r} (apostrophe read as {m.group(2)!r}; cost {c:.2f}, score {best:.2f}) "
+        f"vs next {rival:.2f}"
+    )
     if best - rival < cfg.elision_short_sep or best < cfg.unknown_margin:
         return (start, start + len(part), part, readings, conf, why + ": no clear reading")
     return Edit(start, start + len(part), after, "elision", "lexicon:elision-glyph", conf, (after,), why)
-
 
 
 def _french_elision(ctx: PassContext) -> bool:
     return ctx.lang == "fr" and "l" in ctx.rep.elision
 
 
-ELISION = Pass("elision", edits_only(lambda text, ctx: _elision_pass(text, ctx.rep)), ("repair_words",), _french_elision,
-               doc="French elisions whose apostrophe or letter OCR misread (J'on, quMl, Tautre)")
+ELISION = Pass(
+    "elision",
+    edits_only(lambda text, ctx: _elision_pass(text, ctx.rep)),
+    ("repair_words",),
+    _french_elision,
+    doc="French elisions whose apostrophe or letter OCR misread (J'on, quMl, Tautre)",
+)

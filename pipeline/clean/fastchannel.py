@@ -8,6 +8,7 @@ intended side as codes, cost).  An intended word is encoded once (cached).  :cla
 drop-in :class:`~pipeline.clean.channel.Channel`; ``tests/test_lm.py`` checks it against the original on
 random strings.
 """
+
 from __future__ import annotations
 
 import numpy as np
@@ -25,8 +26,9 @@ def _strip_accents(ch: str) -> str:
 
 
 @njit(cache=True, nogil=True)
-def _dp(ol, fo, dl, junk, noise, cs, ce, clp, ccost, cqs, cql, qbuf, tc, tl, tf,
-        accent, jsub, jextra, cutoff, prune, jump):  # pragma: no cover (compiled)
+def _dp(
+    ol, fo, dl, junk, noise, cs, ce, clp, ccost, cqs, cql, qbuf, tc, tl, tf, accent, jsub, jextra, cutoff, prune, jump
+):  # pragma: no cover (compiled)
     n = ol.shape[0]
     m = tc.shape[0]
     done = np.empty((n + 1, m + 1))
@@ -156,8 +158,20 @@ class FastChannel(Channel):
                 cql.append(lq)
                 qbuf.extend(ord(x) for x in q)
             ce[r] = len(clp)
-        a = (ol, fo, dl, junk, noise, cs, ce, np.array(clp, np.int64), np.array(ccost, np.float64),
-             np.array(cqs, np.int64), np.array(cql, np.int64), np.array(qbuf, np.int64))
+        a = (
+            ol,
+            fo,
+            dl,
+            junk,
+            noise,
+            cs,
+            ce,
+            np.array(clp, np.int64),
+            np.array(ccost, np.float64),
+            np.array(cqs, np.int64),
+            np.array(cql, np.int64),
+            np.array(qbuf, np.int64),
+        )
         if len(self._arrays) >= self.ENC_CACHE_MAX:
             self._arrays.clear()
         self._arrays[o] = a
@@ -168,8 +182,11 @@ class FastChannel(Channel):
         if w is None:
             if len(self._words) >= self.ENC_CACHE_MAX:
                 self._words.clear()
-            w = self._words[t] = (np.array([ord(b) for b in t], np.int64), np.array([ord(b.lower()) for b in t], np.int64),
-                                  np.array([_code(_strip_accents(b.lower())) for b in t], np.int64))
+            w = self._words[t] = (
+                np.array([ord(b) for b in t], np.int64),
+                np.array([ord(b.lower()) for b in t], np.int64),
+                np.array([_code(_strip_accents(b.lower())) for b in t], np.int64),
+            )
         return w
 
     def cost(self, o: str, t: str, cutoff: float | None = None) -> float:
@@ -178,6 +195,16 @@ class FastChannel(Channel):
         tc, tl, tf = self._word(t)
         prune = cutoff is not None and self._monotone
         # (numba's Dispatcher takes the arguments of the compiled function)
-        args = (*self._printed(o), tc, tl, tf, self.accent_cost, self.junk_sub, self.junk_extra,
-                cutoff if cutoff is not None else 0.0, prune, self._max_jump)
+        args = (
+            *self._printed(o),
+            tc,
+            tl,
+            tf,
+            self.accent_cost,
+            self.junk_sub,
+            self.junk_extra,
+            cutoff if cutoff is not None else 0.0,
+            prune,
+            self._max_jump,
+        )
         return float(_dp(*args))  # type: ignore[call-arg]

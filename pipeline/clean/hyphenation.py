@@ -1,5 +1,6 @@
 """Hyphenation: words split by an end-of-line (or end-of-page) hyphen, or by a hyphen a lost line break
 left inside a line, are joined; real compounds keep their hyphen (the line break removed)."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING, Callable
@@ -32,10 +33,32 @@ def pass_hyphenation(
         a, b = m.group(1), m.group(2)
         s, e = m.end(1), m.start(2)
         if is_compound(a, b):
-            edits.append(Edit(s, e, "-", "hyphenation", "lexicon:compound", 0.8, (a + "-" + b, a + b), f"compound {a}-{b} kept, line break removed"))
+            edits.append(
+                Edit(
+                    s,
+                    e,
+                    "-",
+                    "hyphenation",
+                    "lexicon:compound",
+                    0.8,
+                    (a + "-" + b, a + b),
+                    f"compound {a}-{b} kept, line break removed",
+                )
+            )
         elif b[0].islower() or is_word(a + b):
             conf = 0.95 if is_word(a + b) else 0.75
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join" if conf > 0.9 else "layout:join", conf, (a + b,), f"end-of-line hyphen joined: {a}+{b}"))
+            edits.append(
+                Edit(
+                    s,
+                    e,
+                    "",
+                    "hyphenation",
+                    "lexicon:join" if conf > 0.9 else "layout:join",
+                    conf,
+                    (a + b,),
+                    f"end-of-line hyphen joined: {a}+{b}",
+                )
+            )
     taken = [(e.start, e.end) for e in edits]
     for m in HYPH_INLINE.finditer(text):
         a, b = m.group(1), m.group(2)
@@ -43,9 +66,31 @@ def pass_hyphenation(
         if any(x < e and s < y for x, y in taken):
             continue
         if is_word(a + b) and not is_compound(a, b):
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.9, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a word"))
+            edits.append(
+                Edit(
+                    s,
+                    e,
+                    "",
+                    "hyphenation",
+                    "lexicon:join-inline",
+                    0.9,
+                    (a + b,),
+                    f"hyphen left inside a line joined: {a}+{b} is a word",
+                )
+            )
         elif rare_join is not None and rare_join(a, b):
-            edits.append(Edit(s, e, "", "hyphenation", "lexicon:join-inline", 0.8, (a + b,), f"hyphen left inside a line joined: {a}+{b} is a (rare) word and {a!r}, {b!r} are not both common words"))
+            edits.append(
+                Edit(
+                    s,
+                    e,
+                    "",
+                    "hyphenation",
+                    "lexicon:join-inline",
+                    0.8,
+                    (a + b,),
+                    f"hyphen left inside a line joined: {a}+{b} is a (rare) word and {a!r}, {b!r} are not both common words",
+                )
+            )
     return non_overlapping(edits)
 
 
@@ -71,4 +116,6 @@ def _hyphenation(text: str, ctx: PassContext) -> list[Edit]:
     return pass_hyphenation(text, rep.is_word, rep.is_compound, _rare_join(text, rep, ctx.cfg))
 
 
-HYPHENATION = Pass("hyphenation", edits_only(_hyphenation), ("join_hyphens",), doc="end-of-line and inline hyphen splits joined")
+HYPHENATION = Pass(
+    "hyphenation", edits_only(_hyphenation), ("join_hyphens",), doc="end-of-line and inline hyphen splits joined"
+)

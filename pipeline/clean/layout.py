@@ -2,6 +2,7 @@
 language; the patterns of ``corpus/lexicon/debris.tsv``) and running heads and page numbers (whole
 short lines, and inline ``HEAD NN HEAD``), each removed as a Correction; a page break is recorded for
 each running head or page number."""
+
 from __future__ import annotations
 
 from bisect import bisect_right
@@ -75,8 +76,11 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: in
             continue
         why = ""
         if foreign_script(st, lex.lang, ratio, frame_words):
-            why = (f"line mostly in another script than Latin ({lex.lang})" if _non_latin_share(st) >= ratio else
-                   f"line opening with {frame_words} or more words in another script than Latin ({lex.lang}): a web page's frame")
+            why = (
+                f"line mostly in another script than Latin ({lex.lang})"
+                if _non_latin_share(st) >= ratio
+                else f"line opening with {frame_words} or more words in another script than Latin ({lex.lang}): a web page's frame"
+            )
         else:
             for pat in lex.debris:
                 if pat.fullmatch(st):
@@ -102,7 +106,9 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: in
             start = spans[i][0] - 1 if i > 0 else s
             start = max(start, 0)
             end = len(text) if j == n - 1 or e >= len(text) else end
-        edits.append(Edit(start, end, "", "debris", "line:" + ("script" if "script" in why else "pattern"), 0.95, (), why))
+        edits.append(
+            Edit(start, end, "", "debris", "line:" + ("script" if "script" in why else "pattern"), 0.95, (), why)
+        )
     return non_overlapping(edits)
 
 
@@ -185,8 +191,13 @@ def pass_running_heads(
     short = [l.strip() for _, _, l in spans if 0 < len(l.strip()) <= cfg.head_max_len]
     short_counts = Counter(map(fold, short))
     # the text of the short lines that start or end with a number: a running head comes back page after page
-    head_counts = Counter(fold(" ".join(rest)) for ws in map(str.split, short) if len(ws) > 1
-                          for tok, rest in ((ws[0], ws[1:]), (ws[-1], ws[:-1])) if pn.read(tok.strip(".,")) is not None)
+    head_counts = Counter(
+        fold(" ".join(rest))
+        for ws in map(str.split, short)
+        if len(ws) > 1
+        for tok, rest in ((ws[0], ws[1:]), (ws[-1], ws[:-1]))
+        if pn.read(tok.strip(".,")) is not None
+    )
     for k, (s, e, line) in enumerate(spans):
         st = line.strip()
         if not st or len(st) > cfg.head_max_len or len(spans) == 1:
@@ -217,7 +228,12 @@ def pass_running_heads(
                     break
             # a known head alone on its line is a running head when it cuts a sentence in two; between two
             # paragraphs it is the section heading of a code (CARDS. / WHIST. in a whist code)
-            if page is None and _known_head(words, lex, cfg.head_max_dist) and st.upper() == st and _interrupts(spans, k):
+            if (
+                page is None
+                and _known_head(words, lex, cfg.head_max_dist)
+                and st.upper() == st
+                and _interrupts(spans, k)
+            ):
                 head, page, why = _known_head(words, lex, cfg.head_max_dist), "", "known running head line"
         if page is None:
             continue
@@ -246,7 +262,9 @@ def pass_running_heads(
         elif end < len(text) and text[end] == " ":
             end += 1
         rs, re_ = to_raw(m.start(), m.end())
-        edits.append(Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}"))
+        edits.append(
+            Edit(start, end, "", "running_head", "layout:inline", 0.9, (), f"inline running head around page {p!r}")
+        )
         _cover_add(covers[1], start, end)
         breaks.append(PendingBreak(rs, re_, p, m.group(1).upper(), m.group()))
     # a page number printed in braces inside the text, as transcriptions mark where a page begins: "{172}"
@@ -254,7 +272,18 @@ def pass_running_heads(
         if any(ed.start <= m.start() < ed.end for ed in edits):
             continue
         rs, re_ = to_raw(m.start(), m.end())
-        edits.append(Edit(m.start(), m.end(), "", "running_head", "layout:inline", 0.95, (), f"page number in braces: page {m.group(1)!r}"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                "",
+                "running_head",
+                "layout:inline",
+                0.95,
+                (),
+                f"page number in braces: page {m.group(1)!r}",
+            )
+        )
         breaks.append(PendingBreak(rs, re_, m.group(1), "", m.group().strip()))
     return non_overlapping(edits), breaks
 
@@ -264,6 +293,14 @@ def _running_heads(text: str, ctx: PassContext) -> PassResult:
     return PassResult(edits, breaks=breaks)
 
 
-DEBRIS_LINES = Pass("debris-lines", edits_only(lambda text, ctx: pass_debris_lines(text, ctx.lex, ctx.cfg.foreign_script_ratio, ctx.cfg.foreign_frame_words)),
-                    ("remove_layout",), doc="web-debris lines: another script than Latin, or a pattern of debris.tsv")
-RUNNING_HEADS = Pass("running-heads", _running_heads, ("remove_layout",), doc="running heads and page numbers (page breaks recorded)")
+DEBRIS_LINES = Pass(
+    "debris-lines",
+    edits_only(
+        lambda text, ctx: pass_debris_lines(text, ctx.lex, ctx.cfg.foreign_script_ratio, ctx.cfg.foreign_frame_words)
+    ),
+    ("remove_layout",),
+    doc="web-debris lines: another script than Latin, or a pattern of debris.tsv",
+)
+RUNNING_HEADS = Pass(
+    "running-heads", _running_heads, ("remove_layout",), doc="running heads and page numbers (page breaks recorded)"
+)

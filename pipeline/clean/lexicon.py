@@ -4,6 +4,7 @@ Everything here is loaded once and cached (``functools.lru_cache``); nothing is 
 knowledge: game terms, historical spellings, OCR confusions, debris and running-head patterns are
 data files documented in ``corpus/lexicon/README.md``.
 """
+
 from __future__ import annotations
 
 import math
@@ -43,7 +44,9 @@ class LexiconData:
     dash_class: str = r"[—–\-]"
     elision: tuple[str, ...] = ()
     realword: tuple[tuple[str, str, str, str], ...] = ()  # (printed, intended, pattern, note) of realword.tsv
-    tag_shapes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # tag -> globs its words match (tag_shapes.tsv)
+    tag_shapes: dict[str, tuple[str, ...]] = field(
+        default_factory=dict
+    )  # tag -> globs its words match (tag_shapes.tsv)
     blots: str = ""  # symbols OCR makes of specks (blots.tsv): a token of them alone is debris
     glyphs: tuple[tuple[str, str, str], ...] = ()  # historical letter forms (glyphs.tsv): (printed, letter, name)
 
@@ -101,15 +104,40 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
     for line in _lines(d / "realword.tsv"):
         parts = line.split("\t")
         if len(parts) >= 4 and parts[2].strip() == lang:
-            rw.append((parts[0].strip().lower(), parts[1].strip(), parts[3].strip(), parts[4].strip() if len(parts) > 4 else ""))
+            rw.append(
+                (
+                    parts[0].strip().lower(),
+                    parts[1].strip(),
+                    parts[3].strip(),
+                    parts[4].strip() if len(parts) > 4 else "",
+                )
+            )
     shapes: dict[str, tuple[str, ...]] = {}
     for line in _lines(d / "tag_shapes.tsv"):
         parts = line.split("\t")
         if len(parts) >= 3 and parts[0].strip() == lang:
             shapes[parts[1].strip()] = shapes.get(parts[1].strip(), ()) + tuple(parts[2].split())
     blots = "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(d / "blots.tsv")) if lg == lang)
-    glyphs = tuple((p[0], p[1], p[2] if len(p) > 2 else "") for p in (line.split("\t") for line in _lines(d / "glyphs.tsv")) if len(p) >= 2 and p[0] and p[1])
-    return LexiconData(lang, frozenset(dom), hist, tuple(conf), look, tuple(deb), tuple(heads), dash, tuple(eli), tuple(rw), shapes, blots, glyphs)
+    glyphs = tuple(
+        (p[0], p[1], p[2] if len(p) > 2 else "")
+        for p in (line.split("\t") for line in _lines(d / "glyphs.tsv"))
+        if len(p) >= 2 and p[0] and p[1]
+    )
+    return LexiconData(
+        lang,
+        frozenset(dom),
+        hist,
+        tuple(conf),
+        look,
+        tuple(deb),
+        tuple(heads),
+        dash,
+        tuple(eli),
+        tuple(rw),
+        shapes,
+        blots,
+        glyphs,
+    )
 
 
 @dataclass
@@ -142,7 +170,9 @@ def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
 
 # general word-pair counts per language, from package data: symspellpy ships Google Books n-gram counts for
 # English (unigrams and the 243 k most frequent bigrams); no such list is on PyPI for French
-BIGRAM_SOURCES = {"en": ("symspellpy", "frequency_dictionary_en_82_765.txt", "frequency_bigramdictionary_en_243_342.txt")}
+BIGRAM_SOURCES = {
+    "en": ("symspellpy", "frequency_dictionary_en_82_765.txt", "frequency_bigramdictionary_en_243_342.txt")
+}
 
 
 @dataclass(frozen=True)
@@ -216,8 +246,13 @@ def bigram_model(lang: str) -> BigramModel | None:
     ratios = sorted(first[w] / uni[w] for w in top if first[w])
     scale = ratios[len(ratios) // 2] if ratios else 1.0
     lg = math.log10
-    return BigramModel({w: lg(n) for w, n in uni.items()}, {ab: lg(n) for ab, n in bi.items()},
-                       lg(0.9 * min(bi.values())), lg(sum(uni.values())), lg(scale))
+    return BigramModel(
+        {w: lg(n) for w, n in uni.items()},
+        {ab: lg(n) for ab, n in bi.items()},
+        lg(0.9 * min(bi.values())),
+        lg(sum(uni.values())),
+        lg(scale),
+    )
 
 
 def _deletion_index(buckets: dict[int, list[str]]) -> dict[str, tuple[str, ...]]:

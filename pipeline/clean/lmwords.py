@@ -7,6 +7,7 @@ log10 probability (two words each side) minus ``channel_scale`` x the channel co
 the printed token when it gains the margin of its kind, and a non-word left as printed is flagged with
 the reason (never a word that was changed).  Settings: ``CleanConfig.lm`` (learnt on ICDAR 2017 dev
 folds by :mod:`measure.evaluate_lm`)."""
+
 from __future__ import annotations
 
 from .. import lm
@@ -23,13 +24,37 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
         if v.after is not None and v.after != p.printed:
             conf = round(1.0 / (1.0 + 10 ** -(v.gain - cfg.margin)), 3)
             kind = "real_word" if p.known else "spelling"
-            edits.append(Edit(p.start, p.end, v.after, kind, "lm:trigram+pairs+witness" if voice.tri is not None else "lm:witness-pairs",
-                              conf, v.candidates, v.evidence))
+            edits.append(
+                Edit(
+                    p.start,
+                    p.end,
+                    v.after,
+                    kind,
+                    "lm:trigram+pairs+witness" if voice.tri is not None else "lm:witness-pairs",
+                    conf,
+                    v.candidates,
+                    v.evidence,
+                )
+            )
         elif v.flag:
-            flags.append((p.start, p.end, p.printed, v.candidates, 0.0,
-                          "junk: debris or digits inside a word" if p.junk else "non-word: no lexicon knows it" + ("; " + v.evidence if v.candidates else "")))
+            flags.append(
+                (
+                    p.start,
+                    p.end,
+                    p.printed,
+                    v.candidates,
+                    0.0,
+                    "junk: debris or digits inside a word"
+                    if p.junk
+                    else "non-word: no lexicon knows it" + ("; " + v.evidence if v.candidates else ""),
+                )
+            )
     return PassResult(non_overlapping(edits), flags)
 
 
-LM_WORDS = Pass("lm-words", _lm_words, ("repair_words", "lm_words"),
-                doc="doubtful words judged by channel cost and a language model over two words each side (non-words left are flagged)")
+LM_WORDS = Pass(
+    "lm-words",
+    _lm_words,
+    ("repair_words", "lm_words"),
+    doc="doubtful words judged by channel cost and a language model over two words each side (non-words left are flagged)",
+)

@@ -7,6 +7,7 @@ lexicon prior)), ``"token_shapes"`` (token -> (too few letters to judge, has deb
 ``"word_tokens"`` / ``"phrase_tokens"`` (token -> its core without edge punctuation), ``"lost_hyphen"``,
 ``"bigram_candidates"`` / ``"bigram_plain"`` and ``"elision_short_words"``.
 """
+
 from __future__ import annotations
 
 from typing import Any

@@ -1,6 +1,7 @@
 """Normalisation and glyphs: control and format characters, mojibake and ligatures (ftfy), and the
 historical letter forms of ``corpus/lexicon/glyphs.tsv`` (long s, r rotunda) read as their letter.
 Quotes, guillemets and the spacing before punctuation are kept as printed."""
+
 from __future__ import annotations
 
 import regex
@@ -15,7 +16,18 @@ def pass_control(text: str) -> list[Edit]:
     """Remove control and format characters (soft hyphen, zero-width, BOM, CR)."""
     edits = []
     for m in CONTROL_RE.finditer(text):
-        edits.append(Edit(m.start(), m.end(), "", "normalisation", "regex:control", 1.0, (), f"control/format character U+{ord(m.group()):04X}"))
+        edits.append(
+            Edit(
+                m.start(),
+                m.end(),
+                "",
+                "normalisation",
+                "regex:control",
+                1.0,
+                (),
+                f"control/format character U+{ord(m.group()):04X}",
+            )
+        )
     return edits
 
 
@@ -25,7 +37,18 @@ def pass_glyphs(text: str, glyphs: tuple[tuple[str, str, str], ...]) -> list[Edi
     for printed, letter, name in glyphs:
         i = text.find(printed)
         while i != -1:
-            edits.append(Edit(i, i + len(printed), letter, "normalisation", "glyph", 1.0, (letter,), f"{name or printed!r} is a form of {letter!r}"))
+            edits.append(
+                Edit(
+                    i,
+                    i + len(printed),
+                    letter,
+                    "normalisation",
+                    "glyph",
+                    1.0,
+                    (letter,),
+                    f"{name or printed!r} is a form of {letter!r}",
+                )
+            )
             i = text.find(printed, i + len(printed))
     return sorted(edits, key=lambda e: e.start)
 
@@ -61,7 +84,9 @@ def pass_ftfy(text: str, chunk: int = 2000) -> list[Edit]:
             for off, line in _pieces(whole, chunk):
                 if not MOJIBAKE_HINT.search(line):
                     continue
-                fixed = ftfy.fix_text(line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False)
+                fixed = ftfy.fix_text(
+                    line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False
+                )
                 if fixed != line:
                     run: list[int] = []  # [i1, i2, j1, j2] of the current run of changes
                     for op in Levenshtein.opcodes(line, fixed):
@@ -71,15 +96,46 @@ def pass_ftfy(text: str, chunk: int = 2000) -> list[Edit]:
                             run[1], run[3] = op.src_end, op.dest_end
                             continue
                         if run:
-                            edits.append(Edit(pos + off + run[0], pos + off + run[1], fixed[run[2] : run[3]], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
+                            edits.append(
+                                Edit(
+                                    pos + off + run[0],
+                                    pos + off + run[1],
+                                    fixed[run[2] : run[3]],
+                                    "normalisation",
+                                    "ftfy",
+                                    0.95,
+                                    (),
+                                    "encoding/ligature repair",
+                                )
+                            )
                         run = [op.src_start, op.src_end, op.dest_start, op.dest_end]
                     if run:
-                        edits.append(Edit(pos + off + run[0], pos + off + run[1], fixed[run[2] : run[3]], "normalisation", "ftfy", 0.95, (), "encoding/ligature repair"))
+                        edits.append(
+                            Edit(
+                                pos + off + run[0],
+                                pos + off + run[1],
+                                fixed[run[2] : run[3]],
+                                "normalisation",
+                                "ftfy",
+                                0.95,
+                                (),
+                                "encoding/ligature repair",
+                            )
+                        )
         pos += len(whole) + 1
     return edits
 
 
 CONTROL = Pass("control", edits_only(lambda text, ctx: pass_control(text)), doc="control and format characters removed")
-FTFY = Pass("ftfy", edits_only(lambda text, ctx: pass_ftfy(text, ctx.cfg.diff_chunk_chars)), ("use_ftfy",), doc="mojibake and ligatures repaired (ftfy)")
-GLYPHS = Pass("glyphs", edits_only(lambda text, ctx: pass_glyphs(text, ctx.lex.glyphs)), ("read_glyphs",),
-              doc="historical letter forms read as their letter (glyphs.tsv)")
+FTFY = Pass(
+    "ftfy",
+    edits_only(lambda text, ctx: pass_ftfy(text, ctx.cfg.diff_chunk_chars)),
+    ("use_ftfy",),
+    doc="mojibake and ligatures repaired (ftfy)",
+)
+GLYPHS = Pass(
+    "glyphs",
+    edits_only(lambda text, ctx: pass_glyphs(text, ctx.lex.glyphs)),
+    ("read_glyphs",),
+    doc="historical letter forms read as their letter (glyphs.tsv)",
+)

@@ -8,6 +8,7 @@ language, domain or general resources, a data file that is empty) and may run se
 (``rounds``: a config field; the rounds stop at the first that changes nothing).  The passes, in order,
 are listed in :mod:`pipeline.clean.registry`.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field

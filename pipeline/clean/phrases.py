@@ -3,6 +3,7 @@ choix``): a damaged token is read as a word n-gram the witness itself prints at 
 ``phrase_min_count`` times (``soa choix`` -> ``son choix``), method ``witness-phrase``.  Witness text
 only, unless ``general_phrase_repair``; ``phrase_rounds`` rounds (a token repaired in one round is an
 anchor in the next)."""
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
 
 PRINTED_TOKEN = regex.compile(r"\S+")
 PRINTED_SPLIT = regex.compile(r"(\S+)")
-EDGE_PUNCT = ".,;:!?\"«»“”()[]"
+EDGE_PUNCT = '.,;:!?"«»“”()[]'
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 
@@ -41,7 +42,9 @@ def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     # spans either): one findall, the counting over zips in C
     flat = PHRASE_TOKENS.findall(text.lower().replace("’", "'"))
     k = cfg.phrase_min_count
-    out: dict[tuple[str, ...], int] = {g: c for g, c in Counter(zip(flat, flat[1:])).items() if c >= k and g[0] and g[1]}
+    out: dict[tuple[str, ...], int] = {
+        g: c for g, c in Counter(zip(flat, flat[1:])).items() if c >= k and g[0] and g[1]
+    }
     frequent = out
     shorter: list[tuple[str, ...]] = list(zip(flat, flat[1:]))
     for n in (3, 4):
@@ -148,8 +151,11 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                 suf = tuple(map(low, range(a + hi + 1, b + 1)))
                 # the n-grams the window's known words select (a middle of 1 .. 2 x damaged tokens words)
                 span = 2 * (hi - lo + 1) + len(pre) + len(suf)
-                selected = [(glen, by_anchor[(glen, pre, suf)]) for glen in lengths
-                            if len(pre) + len(suf) < glen <= span and (glen, pre, suf) in by_anchor]
+                selected = [
+                    (glen, by_anchor[(glen, pre, suf)])
+                    for glen in lengths
+                    if len(pre) + len(suf) < glen <= span and (glen, pre, suf) in by_anchor
+                ]
                 if not selected:
                     continue
                 win = list(map(tok, range(a, b + 1)))
@@ -189,9 +195,14 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
         c, _, ms, me, target, g, printed = best
         first = PRINTED_TOKEN.search(printed).group()
         after = case_like(first.lstrip(EDGE_PUNCT + "<{}^*|") or first, target)
-        kind = "spelling" if target.count(" ") == printed.count(" ") else ("split" if target.count(" ") > printed.count(" ") else "merge")
+        kind = (
+            "spelling"
+            if target.count(" ") == printed.count(" ")
+            else ("split" if target.count(" ") > printed.count(" ") else "merge")
+        )
         ev = f"witness phrase {' '.join(g)!r} printed {grams[g]} times; {printed!r} -> {target!r} costs {c:.2f}" + (
-            f", next reading {rivals[0][4]!r} {rivals[0][0]:.2f}" if rivals else "")
+            f", next reading {rivals[0][4]!r} {rivals[0][0]:.2f}" if rivals else ""
+        )
         conf = round(min(0.95, 0.6 + 0.1 * (grams[g] - cfg.phrase_min_count + 1)), 3)
         edits.append(Edit(ms, me, after, kind, "witness-phrase", conf, (target,), ev))
         used_until = me
@@ -202,5 +213,11 @@ def _phrases_apply(ctx: PassContext) -> bool:
     return bool(ctx.rep.domain) or ctx.cfg.general_phrase_repair
 
 
-PHRASES = Pass("phrases", edits_only(lambda text, ctx: _phrase_pass(text, ctx.rep, ctx.cfg)), ("repair_words", "phrase_repair"), _phrases_apply,
-               rounds="phrase_rounds", doc="a damaged token read as a word n-gram the witness prints often")
+PHRASES = Pass(
+    "phrases",
+    edits_only(lambda text, ctx: _phrase_pass(text, ctx.rep, ctx.cfg)),
+    ("repair_words", "phrase_repair"),
+    _phrases_apply,
+    rounds="phrase_rounds",
+    doc="a damaged token read as a word n-gram the witness prints often",
+)

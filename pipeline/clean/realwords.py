@@ -6,6 +6,7 @@ grammar patterns of ``corpus/lexicon/realword.tsv`` (``on`` -> ``ou``, ``eu`` ->
 pairs (English: symspellpy's bigram counts), method ``bigram-context``; and French witness text's
 determiner + participle (``la donné`` -> ``la donne``).
 """
+
 from __future__ import annotations
 
 import bisect
@@ -90,7 +91,11 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
         if (t[0].isupper() and not start) or (t.isupper() and len(t) > 1):
             continue
         if cands is None:
-            cands = entry[2] = tuple(c for c in rep.search.context_candidates(lw, known, uni) if not known or c[2] >= z - cfg.bigram_max_prior_gap)
+            cands = entry[2] = tuple(
+                c
+                for c in rep.search.context_candidates(lw, known, uni)
+                if not known or c[2] >= z - cfg.bigram_max_prior_gap
+            )
             if not cands:
                 del memo[lw]
                 plain[lw] = True
@@ -118,22 +123,38 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
                 best = (sc, w, cost)
         if best is None:
             continue
-        margin = (cfg.bigram_real_word_margin if known else cfg.bigram_nonword_margin) + (cfg.short_margin if len(lw) <= 3 else 0.0)
+        margin = (cfg.bigram_real_word_margin if known else cfg.bigram_nonword_margin) + (
+            cfg.short_margin if len(lw) <= 3 else 0.0
+        )
         sc, w, cost = best
         gain = sc - obs
         if gain < margin:
             continue
         a_best = model.association(prev, w, nxt, unseen)
-        pairs = ", ".join(f"'{x} {y}' " + (f"{10 ** listed[x + ' ' + y]:.3g}" if x + " " + y in listed else "not listed")
-                          for x, y in ((prev, w), (w, nxt)) if x in uni and y in uni)
-        out.append(Edit(s, e, case_like(t, w), "real_word" if known else "spelling", "bigram-context",
-                        round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3), (w,),
-                        f"{t!r} -> {w!r}: word pairs {pairs} (association {a_best:+.2f} vs printed {a_obs:+.2f}; cost {cost:.2f}; gain {gain:.2f} >= {margin:.2f})"))
+        pairs = ", ".join(
+            f"'{x} {y}' " + (f"{10 ** listed[x + ' ' + y]:.3g}" if x + " " + y in listed else "not listed")
+            for x, y in ((prev, w), (w, nxt))
+            if x in uni and y in uni
+        )
+        out.append(
+            Edit(
+                s,
+                e,
+                case_like(t, w),
+                "real_word" if known else "spelling",
+                "bigram-context",
+                round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3),
+                (w,),
+                f"{t!r} -> {w!r}: word pairs {pairs} (association {a_best:+.2f} vs printed {a_obs:+.2f}; cost {cost:.2f}; gain {gain:.2f} >= {margin:.2f})",
+            )
+        )
     return out
 
 
 # ---- real-word confusions decided by grammar (corpus/lexicon/realword.tsv) --------------------------
-RW_TOKEN = regex.compile(r"(\p{L}++['’]?(?!\p{N})|[\p{L}\p{N}]+|[.;:,!?])")  # (one group: a split gives gap, token, gap, ..., token, gap; letters glued to digits, 17th, make one token: no rule word)
+RW_TOKEN = regex.compile(
+    r"(\p{L}++['’]?(?!\p{N})|[\p{L}\p{N}]+|[.;:,!?])"
+)  # (one group: a split gives gap, token, gap, ..., token, gap; letters glued to digits, 17th, make one token: no rule word)
 RW_PUNCT = set(".;:,!?")
 RW_OPEN = "'’(«\"“[—–"  # what may stand right before a rule word (besides a space)
 RW_CLOSE = ".;:,!?)»\"”]'’—–…"  # ... and right after it
@@ -189,7 +210,10 @@ class RealWordRules:
             a = max(text.rfind(ch, 0, s) for ch in ".!?\n") + 1
             ends = [x for x in (text.find(ch, s) for ch in ".!?\n") if x != -1]
             b = min(ends) if ends else len(text)
-            a, b = max(a, s - NLP_MAX_CHARS // 2), min(b, max(a, s - NLP_MAX_CHARS // 2) + NLP_MAX_CHARS)  # spaCy on bounded pieces
+            a, b = (
+                max(a, s - NLP_MAX_CHARS // 2),
+                min(b, max(a, s - NLP_MAX_CHARS // 2) + NLP_MAX_CHARS),
+            )  # spaCy on bounded pieces
             if a not in done_sent and len(done_sent) < max_sentences:
                 done_sent.add(a)
                 nlp = spacy_tagger(self.lang)
@@ -297,14 +321,29 @@ class RealWordRules:
                 continue  # a capital single letter is a label or an initial, not a misread word
             printed = text[s:e]
             left, right = text[s - 1 : s] if s else " ", text[e : e + 1] or " "
-            if not (left.isspace() or left in RW_OPEN) or not (right.isspace() or right in RW_CLOSE) \
-                    or not (printed.islower() or printed.istitle() or printed.isupper()):
+            if (
+                not (left.isspace() or left in RW_OPEN)
+                or not (right.isspace() or right in RW_CLOSE)
+                or not (printed.islower() or printed.istitle() or printed.isupper())
+            ):
                 continue  # part of a hyphenated word (peut-on, a line-end fragment), glued to debris (qu\m), or mixed case (eL): no word of its own
             for intended, before, after, pattern, note in rules:
                 ok = matches(i, before, after, True) and matches(i, before, after, False)
                 if ok:
-                    out.append(Edit(s, e, case_like(printed, intended) if len(printed) > 1 else (intended.upper() if printed.isupper() and clause_start(i) else intended),
-                                    "real_word", "realword-rule", 0.8, (intended,), f"{printed!r} -> {intended!r}: realword.tsv pattern {pattern!r} ({note})"))
+                    out.append(
+                        Edit(
+                            s,
+                            e,
+                            case_like(printed, intended)
+                            if len(printed) > 1
+                            else (intended.upper() if printed.isupper() and clause_start(i) else intended),
+                            "real_word",
+                            "realword-rule",
+                            0.8,
+                            (intended,),
+                            f"{printed!r} -> {intended!r}: realword.tsv pattern {pattern!r} ({note})",
+                        )
+                    )
                     break
         return out
 
@@ -324,8 +363,18 @@ def _determiner_participle_pass(text: str, rep: Repairer, cfg: CleanConfig) -> l
         e = (m.group(3) + "e").lower()
         if doc.get(e, 0) >= cfg.determiner_min_count and rep.is_word(e):
             s = m.end() - 1
-            out.append(Edit(s, m.end(), "e", "real_word", "grammar:determiner-noun", 0.75, (m.group(3) + "e",),
-                            f"{m.group(1)!r} + {m.group(3) + 'é'!r}: a participle cannot follow a determiner; the witness prints {e!r} {doc[e]} times"))
+            out.append(
+                Edit(
+                    s,
+                    m.end(),
+                    "e",
+                    "real_word",
+                    "grammar:determiner-noun",
+                    0.75,
+                    (m.group(3) + "e",),
+                    f"{m.group(1)!r} + {m.group(3) + 'é'!r}: a participle cannot follow a determiner; the witness prints {e!r} {doc[e]} times",
+                )
+            )
     return out
 
 
@@ -341,12 +390,29 @@ def _french_witness(ctx: PassContext) -> bool:
     return ctx.lang == "fr" and bool(ctx.rep.domain)
 
 
-CONTEXT_WORDS = Pass("context-words", _context_words, ("repair_words", "use_context"),
-                     doc="real words the witness's own bigrams show to be misread")
-REALWORD_RULES = Pass("realword-rules", edits_only(lambda text, ctx: non_overlapping(ctx.rep.realword_rules().edits(text, ctx.cfg.realword_max_sentences))),
-                      ("repair_words", "realword_rules"), _has_rules, doc="real-word confusions decided by grammar (realword.tsv)")
-BIGRAM_CONTEXT = Pass("bigram-context", edits_only(lambda text, ctx: non_overlapping(bigram_edits(text, ctx.rep, _hyphen_fragment))),
-                      ("repair_words", "bigram_context"), doc="words whose neighbours in general print show another reading")
-DETERMINER_PARTICIPLE = Pass("determiner-participle", edits_only(lambda text, ctx: _determiner_participle_pass(text, ctx.rep, ctx.cfg)),
-                             ("repair_words", "determiner_participle"), _french_witness,
-                             doc="French: a feminine determiner before a participle in -é read as the noun in -e")
+CONTEXT_WORDS = Pass(
+    "context-words",
+    _context_words,
+    ("repair_words", "use_context"),
+    doc="real words the witness's own bigrams show to be misread",
+)
+REALWORD_RULES = Pass(
+    "realword-rules",
+    edits_only(lambda text, ctx: non_overlapping(ctx.rep.realword_rules().edits(text, ctx.cfg.realword_max_sentences))),
+    ("repair_words", "realword_rules"),
+    _has_rules,
+    doc="real-word confusions decided by grammar (realword.tsv)",
+)
+BIGRAM_CONTEXT = Pass(
+    "bigram-context",
+    edits_only(lambda text, ctx: non_overlapping(bigram_edits(text, ctx.rep, _hyphen_fragment))),
+    ("repair_words", "bigram_context"),
+    doc="words whose neighbours in general print show another reading",
+)
+DETERMINER_PARTICIPLE = Pass(
+    "determiner-participle",
+    edits_only(lambda text, ctx: _determiner_participle_pass(text, ctx.rep, ctx.cfg)),
+    ("repair_words", "determiner_participle"),
+    _french_witness,
+    doc="French: a feminine determiner before a participle in -é read as the noun in -e",
+)

@@ -4,9 +4,17 @@ Each pass proposes edits on the current text; :class:`~pipeline.clean.edits.Edit
 non-overlapping Corrections on the raw text, so ``replay(raw, corrections) == text``.  A new pass is a
 module defining a :class:`~pipeline.clean.passes.Pass` and one line here.
 """
+
 from __future__ import annotations
 
-from .debris import DEBRIS_CHARS, GLUED_GUILLEMET_PASS, INNER_CAPITAL_PASS, INWORD_DEBRIS, NUMBER_LOOKALIKES, PUNCT_IN_WORD_PASS
+from .debris import (
+    DEBRIS_CHARS,
+    GLUED_GUILLEMET_PASS,
+    INNER_CAPITAL_PASS,
+    INWORD_DEBRIS,
+    NUMBER_LOOKALIKES,
+    PUNCT_IN_WORD_PASS,
+)
 from .elision import ELISION
 from .hyphenation import HYPHENATION
 from .layout import DEBRIS_LINES, RUNNING_HEADS

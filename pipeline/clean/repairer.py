@@ -4,6 +4,7 @@
 :class:`~pipeline.clean.decide.Decider` (``rep.decider``), the per-token memos in
 :class:`~pipeline.clean.memo.Memos` (``rep.memo(name)``).  One repairer per resources object and
 configuration (:meth:`~pipeline.clean.resources.CleanResources.repairer`)."""
+
 from __future__ import annotations
 
 import math
@@ -97,5 +98,7 @@ class Repairer:
             return True
         if self.protected((a + b).lower()) or self.zipf.get((a + b).lower(), 0.0) >= self.cfg.word_min_zipf:
             return False
-        return self.zipf.get(a.lower(), 0) >= self.cfg.compound_part_zipf and self.zipf.get(b.lower(), 0) >= self.cfg.compound_part_zipf
-
+        return (
+            self.zipf.get(a.lower(), 0) >= self.cfg.compound_part_zipf
+            and self.zipf.get(b.lower(), 0) >= self.cfg.compound_part_zipf
+        )

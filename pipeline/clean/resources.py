@@ -1,6 +1,7 @@
 """The resources the clean stage reads: the data files of ``corpus/lexicon`` and the general word lists,
 loaded once per corpus folder, language and mode (domain or general), and the repair engine built from
 them for each configuration."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -61,8 +62,9 @@ def card_game_share(text: str, domain_terms: frozenset[str]) -> float:
     return sum(w in domain_terms for w in words) / len(words) if words else 0.0
 
 
-def resources_for(text: str, lang: str, mode: str = "auto", corpus_dir: Path = DEFAULT_CORPUS,
-                  config: CleanConfig = CleanConfig()) -> CleanResources:
+def resources_for(
+    text: str, lang: str, mode: str = "auto", corpus_dir: Path = DEFAULT_CORPUS, config: CleanConfig = CleanConfig()
+) -> CleanResources:
     """The resources to clean ``text`` with: ``domain`` (card-game lexicon, known running heads, witness
     rules), ``general`` (word lists and OCR data only), or ``auto``: domain when at least
     ``config.domain_min_share`` of its words are card-game terms.  The domain resources tuned for rule
@@ -71,5 +73,9 @@ def resources_for(text: str, lang: str, mode: str = "auto", corpus_dir: Path = D
         raise ValueError(f"resources mode {mode!r}: want auto, domain or general")
     if mode == "auto":
         terms = load_resources(corpus_dir, lang).lexdata.domain
-        mode = "domain" if card_game_share(text, frozenset(w.lower() for w in terms)) >= config.domain_min_share else "general"
+        mode = (
+            "domain"
+            if card_game_share(text, frozenset(w.lower() for w in terms)) >= config.domain_min_share
+            else "general"
+        )
     return load_resources(corpus_dir, lang, domain=mode == "domain")

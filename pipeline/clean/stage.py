@@ -8,6 +8,7 @@ conservative (no guessed splits/elisions; non-word repairs only with a clearly u
 passes that need a book's own evidence or were measured harmful on press text are off (the ``general_*``
 fields and comments of :class:`~pipeline.clean.config.CleanConfig`).
 """
+
 from __future__ import annotations
 
 from bisect import bisect_left
@@ -62,8 +63,13 @@ def _logged(p: Pass, buf: EditBuffer, r: PassResult) -> PassLog:
     return PassLog(p.name, tuple(changes), len(r.flags))
 
 
-def _run(raw: str, resources: CleanResources, config: CleanConfig, passes: tuple[Pass, ...] = REGISTRY,
-         on_pass: Callable[[str], None] | None = None) -> _Run:
+def _run(
+    raw: str,
+    resources: CleanResources,
+    config: CleanConfig,
+    passes: tuple[Pass, ...] = REGISTRY,
+    on_pass: Callable[[str], None] | None = None,
+) -> _Run:
     buf = EditBuffer(raw)
     ctx = PassContext(config, resources.lang, resources.lexdata, resources.repairer(config), buf)
     breaks: list[PendingBreak] = []
@@ -103,7 +109,9 @@ def _exact_flags(flags: list[Flag], buf: EditBuffer) -> list[Flag]:
     return out
 
 
-def _flags_regs_from_prev(buf: EditBuffer, fl: list[FlagSpec], rg: list[RegSpec], flags: list[Flag], regs: list[Regularisation]) -> None:
+def _flags_regs_from_prev(
+    buf: EditBuffer, fl: list[FlagSpec], rg: list[RegSpec], flags: list[Flag], regs: list[Regularisation]
+) -> None:
     # The spans were taken on the text before the pass; the pass only changed other words, so we
     # locate each flagged word by searching its text near the old position in the new text.
     for s, e, t, cands, conf, why in fl:
@@ -133,10 +141,12 @@ def _relocate(text: str, t: str, s: int) -> int | None:
     return best
 
 
-
-
-def clean_explained(text: WitnessText, resources: CleanResources, config: CleanConfig = CleanConfig(),
-                    on_pass: Callable[[str], None] | None = None) -> tuple[Cleaned, tuple[PassLog, ...]]:
+def clean_explained(
+    text: WitnessText,
+    resources: CleanResources,
+    config: CleanConfig = CleanConfig(),
+    on_pass: Callable[[str], None] | None = None,
+) -> tuple[Cleaned, tuple[PassLog, ...]]:
     """:func:`clean`, with what each pass changed, in the order the passes ran (``on_pass`` is called
     with each pass's name before it runs: a progress display)."""
     raw = text.raw
@@ -174,14 +184,21 @@ def clean_text(s: str, lang: str, resources: CleanResources | None = None, confi
     return clean(_text_witness(s, lang), res, config).text
 
 
-def explain_text(s: str, lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig(),
-                 on_pass: Callable[[str], None] | None = None) -> tuple[Cleaned, tuple[PassLog, ...]]:
+def explain_text(
+    s: str,
+    lang: str,
+    resources: CleanResources | None = None,
+    config: CleanConfig = CleanConfig(),
+    on_pass: Callable[[str], None] | None = None,
+) -> tuple[Cleaned, tuple[PassLog, ...]]:
     """:func:`clean_text` with the result in full and what each pass changed (``clean --explain``)."""
     res = resources if resources is not None else general_resources(lang)
     return clean_explained(_text_witness(s, lang), res, config, on_pass)
 
 
-def clean_lines(lines: list[str], lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> list[str]:
+def clean_lines(
+    lines: list[str], lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()
+) -> list[str]:
     """Clean each line on its own (the ``--lines`` mode): exactly as many lines out as in.
 
     Layout removal and hyphen joins across lines are off; a line that cleans to nothing stays empty.
@@ -227,13 +244,19 @@ def explanation(cleaned: Cleaned, log: tuple[PassLog, ...]) -> list[str]:
     out = []
     for entry in log:
         for ch in entry.changes:
-            out.append(f"{entry.name}\tline {line_of(ch.start)}\t{ch.before!r} -> {ch.after!r}\t{ch.kind}\t{ch.method}\t{ch.evidence}")
+            out.append(
+                f"{entry.name}\tline {line_of(ch.start)}\t{ch.before!r} -> {ch.after!r}\t{ch.kind}\t{ch.method}\t{ch.evidence}"
+            )
     for f in cleaned.flags:
-        out.append(f"flagged\tline {line_of(f.start)}\t{f.text!r} kept as printed\tcandidates {', '.join(f.candidates) or '-'}\t"
-                   f"confidence {f.confidence:.2f}\t{f.reason}")
+        out.append(
+            f"flagged\tline {line_of(f.start)}\t{f.text!r} kept as printed\tcandidates {', '.join(f.candidates) or '-'}\t"
+            f"confidence {f.confidence:.2f}\t{f.reason}"
+        )
     passes = sorted({e.name for e in log if e.changes})
     n = sum(len(e.changes) for e in log)
-    out.append(f"{n} change{'s' if n != 1 else ''} by {len(passes)} pass{'es' if len(passes) != 1 else ''}"
-               f"{' (' + ', '.join(passes) + ')' if passes else ''}; {len(cleaned.flags)} word{'s' if len(cleaned.flags) != 1 else ''} flagged; "
-               f"{len(cleaned.corrections)} correction{'s' if len(cleaned.corrections) != 1 else ''} on the raw text")
+    out.append(
+        f"{n} change{'s' if n != 1 else ''} by {len(passes)} pass{'es' if len(passes) != 1 else ''}"
+        f"{' (' + ', '.join(passes) + ')' if passes else ''}; {len(cleaned.flags)} word{'s' if len(cleaned.flags) != 1 else ''} flagged; "
+        f"{len(cleaned.corrections)} correction{'s' if len(cleaned.corrections) != 1 else ''} on the raw text"
+    )
     return out

@@ -1,5 +1,6 @@
 """Tokens of the clean stage: the word-token pattern the word passes share, its debris characters, and
 splitting a text into tokens with their edge punctuation stripped; giving a word the case of another."""
+
 from __future__ import annotations
 
 from itertools import accumulate

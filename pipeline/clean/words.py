@@ -4,6 +4,7 @@ Historical spellings (``corpus/lexicon/historical_xx.tsv``) are kept and recorde
 
 The second word pass, for real words in the wrong place, is :data:`pipeline.clean.realwords.CONTEXT_WORDS`.
 """
+
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
@@ -72,8 +73,16 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
                 # (no candidate search, split, accent variant or elision reading: their work grows with the
                 # square of the length or more)
                 if not real_words:
-                    flags.append((ps, ps + len(part), part, (), 0.0,
-                                  f"token of {len(part)} characters, longer than max_token_chars ({cfg.max_token_chars}): left as printed, not searched"))
+                    flags.append(
+                        (
+                            ps,
+                            ps + len(part),
+                            part,
+                            (),
+                            0.0,
+                            f"token of {len(part)} characters, longer than max_token_chars ({cfg.max_token_chars}): left as printed, not searched",
+                        )
+                    )
                 continue
             ctx.sentence_start = off == 0 and sentence_start(text, s)
             if rep.domain and not real_words:
@@ -109,7 +118,18 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
                     if not d.apply:
                         flags.append((a_s, we, text[a_s:we], d.candidates, d.confidence, d.evidence))
                         continue
-                edits.append(Edit(a_s, we, "'" + after_word, "elision", "lexicon:elision", d.confidence if d else 0.9, (d.candidates if d else ()), f"elision apostrophe read as {text[a_s]!r}" + (f"; {d.evidence}" if d else "")))
+                edits.append(
+                    Edit(
+                        a_s,
+                        we,
+                        "'" + after_word,
+                        "elision",
+                        "lexicon:elision",
+                        d.confidence if d else 0.9,
+                        (d.candidates if d else ()),
+                        f"elision apostrophe read as {text[a_s]!r}" + (f"; {d.evidence}" if d else ""),
+                    )
+                )
                 continue
             if d is None:
                 continue
@@ -165,7 +185,9 @@ def _parts(t: str) -> list[tuple[int, str]]:
     return out
 
 
-def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False) -> list[tuple[int, Edit]]:
+def merge_edits(
+    text: str, rep: Repairer, spans: list[tuple[int, int, str]], keep_hyphens: bool = False
+) -> list[tuple[int, Edit]]:
     """Words split by OCR (``ma nière`` -> ``manière``): two neighbours on one line whose join is a word
     while one of them is not.  Returns (index in ``spans`` of the first of the two, edit).
 
@@ -197,7 +219,21 @@ def merge_edits(text: str, rep: Repairer, spans: list[tuple[int, int, str]], kee
             if why is False:
                 why = seen[la, lb] = lost_hyphen(rep, bg, la, lb)
             if why and not (rep.protected(la) or rep.protected(lb)):
-                out.append((i, Edit(e1, s2, "- ", "merge", "lexicon:lost-hyphen", 0.9, (f"{a}- {b}",), why + "; line-end hyphen restored")))
+                out.append(
+                    (
+                        i,
+                        Edit(
+                            e1,
+                            s2,
+                            "- ",
+                            "merge",
+                            "lexicon:lost-hyphen",
+                            0.9,
+                            (f"{a}- {b}",),
+                            why + "; line-end hyphen restored",
+                        ),
+                    )
+                )
                 busy = i + 1
         elif (not rep.is_word(la) or not rep.is_word(lb)) and not (rep.protected(la) or rep.protected(lb)):
             zj = rep.zipf_of(j)
@@ -234,9 +270,10 @@ def lost_hyphen(rep: Repairer, bg, la: str, lb: str) -> str | None:
     return None
 
 
-
 def _words(text: str, ctx: PassContext) -> PassResult:
     return word_pass(text, ctx.rep, ctx.cfg, real_words=False)
 
 
-WORDS = Pass("words", _words, ("repair_words",), doc="non-words repaired, split and merged words, elisions read as debris")
+WORDS = Pass(
+    "words", _words, ("repair_words",), doc="non-words repaired, split and merged words, elisions read as debris"
+)

@@ -35,9 +35,10 @@
         total++;
         var hay = "";
         tr.querySelectorAll("td").forEach(function (td) {
-          if (!off[td.getAttribute("data-witness")]) hay += " " + td.textContent;
+          // data-search: the cell's reading and printed forms, folded, and the glossary's other-language terms
+          if (!off[td.getAttribute("data-witness")]) hay += " " + (td.getAttribute("data-search") || fold(td.textContent));
         });
-        var ok = !q || fold(hay).indexOf(q) >= 0;
+        var ok = !q || hay.indexOf(q) >= 0;
         tr.classList.toggle("hidden-by-filter", !ok);
         if (ok) shown++;
       });

@@ -587,7 +587,7 @@ def test_a_one_witness_build_of_any_text_ends_in_outputs_or_a_one_line_error(fuz
 # ------------------------------------------------------------------ case 8: make bench
 
 
-def test_a_local_cluster_shuts_down_without_tracebacks():
+def test_a_local_cluster_shuts_down_without_tracebacks(tmp_path):
     # a consumer that reads exactly its results (never the generator's end), or stops early with tasks in
     # flight, left a suspended generator that the garbage collector closed on a closed event loop
     code = (
@@ -602,7 +602,7 @@ def test_a_local_cluster_shuts_down_without_tracebacks():
         "        assert next(it) == 0\n"
         "    print('closed')\n"
     )
-    script = ROOT / ".cache" / "shutdown_check.py"
+    script = tmp_path / "shutdown_check.py"  # (not beside .cache/pipeline, a folder that would shadow the package)
     script.parent.mkdir(parents=True, exist_ok=True)
     script.write_text(code, "utf-8")
     try:
@@ -614,7 +614,7 @@ def test_a_local_cluster_shuts_down_without_tracebacks():
 
 
 def test_bench_prints_the_speed_up_whatever_the_results_file_holds(tmp_path, monkeypatch, capsys):
-    import pipeline.bench_build as bench
+    import measure.bench_build as bench
 
     def fake_run(sizes, target_bytes, shared, work, one, two, books):
         b = lambda w, s: {"workers": w, "commit": "c", "wall_s": s, "peak_mem_mib": 900, "worker_peak_mib": 500}  # noqa: E731

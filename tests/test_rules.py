@@ -20,7 +20,7 @@ from pipeline.rules import (
     rules_outputs,
     suggest_rulings,
 )
-from rules_support import CORPUS, reference_laws, resources, suggestions, table
+from rules_support import CORPUS, curated_laws, reference_laws, resources, suggestions, table
 
 
 def law(id: str, text: str, lang: str = "fr") -> Law:
@@ -59,7 +59,7 @@ def test_every_law_with_a_ruling_is_cited_by_its_own_witness_rows_and_the_canoni
 
 
 def test_every_seed_law_that_rules_on_an_irregularity_is_curated():
-    ids = {law.id for law in reference_laws()}
+    ids = {law.id for law in curated_laws()}
     curated = {a.law_id for a in resources().annotations}
     assert ids == curated  # every law reviewed: a ruling or an explicit no_ruling
     no_ruling = {a.law_id for a in resources().annotations if a.ruling is None}
@@ -218,7 +218,7 @@ def test_outputs_are_deterministic_documented_and_round_trip():
     a, b = (
         rules_outputs(t),
         rules_outputs(
-            build_rule_table(reference_laws(), resources().annotations, suggestions(), resources=resources())
+            build_rule_table(curated_laws(), resources().annotations, suggestions(), resources=resources())
         ),
     )
     assert a == b and set(a) == {"rules.csv", "rules.json", "rules_report.txt"}

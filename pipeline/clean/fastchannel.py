@@ -14,15 +14,14 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-import unicodedata
-
+from ..textnorm import fold
 from .channel import Channel
 
 
 def _strip_accents(ch: str) -> str:
-    """One character without its accent (the first code point of its NFD form), as the channel compares them."""
-    d = unicodedata.normalize("NFD", ch)
-    return d[0] if d else ch
+    """One character without its accent (its base letter: the first code point of it folded), as the channel
+    compares them."""
+    return (fold(ch, lower=False) or ch)[0]
 
 
 @njit(cache=True, nogil=True)

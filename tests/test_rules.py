@@ -217,9 +217,7 @@ def test_outputs_are_deterministic_documented_and_round_trip():
     t = table()
     a, b = (
         rules_outputs(t),
-        rules_outputs(
-            build_rule_table(curated_laws(), resources().annotations, suggestions(), resources=resources())
-        ),
+        rules_outputs(build_rule_table(curated_laws(), resources().annotations, suggestions(), resources=resources())),
     )
     assert a == b and set(a) == {"rules.csv", "rules.json", "rules_report.txt"}
     header = a["rules.csv"].decode().splitlines()[0].split(",")

@@ -77,7 +77,7 @@ def pass_ftfy(text: str, chunk: int = 2000) -> list[Edit]:
     import ftfy
     from rapidfuzz.distance import Levenshtein
 
-    edits = []
+    edits: list[Edit] = []
     pos = 0
     for whole in text.split("\n"):
         if whole and not whole.isascii() and MOJIBAKE_HINT.search(whole):
@@ -88,40 +88,28 @@ def pass_ftfy(text: str, chunk: int = 2000) -> list[Edit]:
                     line, uncurl_quotes=False, fix_character_width=False, normalization="NFC", explain=False
                 )
                 if fixed != line:
-                    run: list[int] = []  # [i1, i2, j1, j2] of the current run of changes
+                    base = pos + off
+                    runs: list[list[int]] = []  # [i1, i2, j1, j2] of each run of changes next to each other
                     for op in Levenshtein.opcodes(line, fixed):
                         if op.tag == "equal":
                             continue
-                        if run and run[1] == op.src_start and run[3] == op.dest_start:
-                            run[1], run[3] = op.src_end, op.dest_end
-                            continue
-                        if run:
-                            edits.append(
-                                Edit(
-                                    pos + off + run[0],
-                                    pos + off + run[1],
-                                    fixed[run[2] : run[3]],
-                                    "normalisation",
-                                    "ftfy",
-                                    0.95,
-                                    (),
-                                    "encoding/ligature repair",
-                                )
-                            )
-                        run = [op.src_start, op.src_end, op.dest_start, op.dest_end]
-                    if run:
-                        edits.append(
-                            Edit(
-                                pos + off + run[0],
-                                pos + off + run[1],
-                                fixed[run[2] : run[3]],
-                                "normalisation",
-                                "ftfy",
-                                0.95,
-                                (),
-                                "encoding/ligature repair",
-                            )
+                        if runs and runs[-1][1] == op.src_start and runs[-1][3] == op.dest_start:
+                            runs[-1][1], runs[-1][3] = op.src_end, op.dest_end
+                        else:
+                            runs.append([op.src_start, op.src_end, op.dest_start, op.dest_end])
+                    edits.extend(
+                        Edit(
+                            base + i1,
+                            base + i2,
+                            fixed[j1:j2],
+                            "normalisation",
+                            "ftfy",
+                            0.95,
+                            (),
+                            "encoding/ligature repair",
                         )
+                        for i1, i2, j1, j2 in runs
+                    )
         pos += len(whole) + 1
     return edits
 

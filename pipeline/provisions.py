@@ -251,14 +251,54 @@ def _nlp(lang: str):
     return nlp.load() if lang == "fr" else nlp.blank("en")
 
 
-@lru_cache(maxsize=16)
-def _matcher(game: str, lang: str, ex_key: int, rules: tuple[PatternRule, ...], max_gap: int):
+@lru_cache(maxsize=512)
+def _matcher(game: str, lang: str, ex_key: int, rules: tuple[PatternRule, ...], max_gap: int, which: tuple[int, ...]):
+    """A spaCy Matcher of the rules numbered ``which`` (the ones that can match a law: :func:`_candidates`)."""
     from spacy.matcher import Matcher
 
     m = Matcher(_nlp(lang).vocab)
-    for i, r in enumerate(rules):
-        m.add(f"{i}", [_spacy_pattern(r.source, max_gap, r.label)])
+    for i in which:
+        m.add(f"{i}", [_spacy_pattern(rules[i].source, max_gap, rules[i].label)])
     return m
+
+
+class _Prefilter:
+    """Which rules can match a law at all: a rule matches only if each of its token tests holds for some token, so
+    a law is run through a Matcher of those rules only (the same matches, found without testing every pattern on
+    every token: the reading of a book's laws was most of its build).  The tests a token key passes are kept per
+    key, in a bounded memo."""
+
+    def __init__(self, rules: tuple[PatternRule, ...]):
+        index: dict[str, int] = {}
+        self.needs: list[frozenset[int]] = []
+        for r in rules:
+            need = set()
+            for part in r.source.split():
+                if not re.fullmatch(r"~\d+", part):
+                    # (the test exactly as the pattern's REGEX predicate makes it, which spaCy runs with search)
+                    need.add(index.setdefault(rf"(?:^|\|)(?:{fold(part)})(?:\||$)", len(index)))
+            self.needs.append(frozenset(need))
+        self.tests = [re.compile(rx) for rx in index]
+        self.memo: dict[str, frozenset[int]] = {}
+
+    def candidates(self, keys: Sequence[str]) -> tuple[int, ...]:
+        present: set[int] = set()
+        for k in set(keys):
+            hit = self.memo.get(k)
+            if hit is None:
+                if len(self.memo) >= PREFILTER_MEMO_SIZE:
+                    self.memo.clear()
+                hit = self.memo[k] = frozenset(i for i, rx in enumerate(self.tests) if rx.search(k))
+            present |= hit
+        return tuple(i for i, need in enumerate(self.needs) if need <= present)
+
+
+PREFILTER_MEMO_SIZE = 200_000  # token keys whose tests are kept
+
+
+@lru_cache(maxsize=16)
+def _prefilter(rules: tuple[PatternRule, ...]) -> _Prefilter:
+    return _Prefilter(rules)
 
 
 def _key(tok, lang: str, forms: Mapping[str, str]) -> str:
@@ -283,12 +323,14 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
         return Provision(law.id, outcomes=tuple(outcomes))
     nlp = _nlp(law.lang)
     doc = nlp(law.text[: extraction.config.max_chars])
-    for tok in doc:
-        tok._.set(KEY_ATTR, _key(tok, law.lang, extraction.en_forms))
-    matcher = _matcher(law.game, law.lang, id(extraction), rules, extraction.config.max_gap)
+    keys = [_key(tok, law.lang, extraction.en_forms) for tok in doc]
+    for tok, k in zip(doc, keys):
+        tok._.set(KEY_ATTR, k)
+    which = _prefilter(rules).candidates(keys)
+    matcher = _matcher(law.game, law.lang, id(extraction), rules, extraction.config.max_gap, which) if which else None
     events: dict[str, tuple[str, float, str]] = {}
     conds: dict[tuple[str, str], tuple[str, str, str]] = {}
-    matches = [(rules[int(nlp.vocab.strings[m])], s, e) for m, s, e in matcher(doc)]
+    matches = [(rules[int(nlp.vocab.strings[m])], s, e) for m, s, e in matcher(doc)] if matcher else []
     mentions = [(r.label, s, e) for r, s, e in matches if r.kind == "not"]
     first_event: int | None = None  # token where the first event was matched
     for r, s, e in sorted(matches, key=lambda x: (x[1], x[2])):

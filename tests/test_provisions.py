@@ -181,3 +181,17 @@ def test_revised_code_page_numbers_and_footnote_markers_are_layout(en004):
     assert by["whist.en-004.law-1"].pages == ("166",)
     # footnote markers stay as markers (TEI <ref type="footnote">), never read as part of a word
     assert "deal;[57]" in by["whist.en-004.law-39"].text and "revoke[59]" in by["whist.en-004.law-50"].text
+
+
+def test_prefiltered_reading_equals_the_reading_by_every_pattern(ex, en004, monkeypatch):
+    """A book's laws are read through a Matcher of the patterns that can match each law (issue 18: the reading
+    was most of a book's build): the readings must be those of the Matcher of every pattern."""
+    from pipeline import provisions
+
+    laws = [*en004, *segmented_laws(CORPUS, ["fr-000", "fr-001", "en-002"])]
+    fast = {k: (p.events, p.conditions) for k, p in read_provisions(laws, ex, with_outcomes=False).items()}
+    provisions._READ_CACHE.clear()
+    monkeypatch.setattr(provisions._Prefilter, "candidates", lambda self, keys: tuple(range(len(self.needs))))
+    full = {k: (p.events, p.conditions) for k, p in read_provisions(laws, ex, with_outcomes=False).items()}
+    provisions._READ_CACHE.clear()
+    assert sum(1 for e, _ in full.values() if e) > 50 and fast == full

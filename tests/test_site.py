@@ -16,6 +16,8 @@ from pathlib import Path
 
 import lxml.html
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from pipeline.model import (
     CORRECTION_KINDS,
@@ -557,3 +559,43 @@ def test_browser_witness_headers_stay_visible_deep_in_the_table(browser, real_si
     assert th is not None and abs(th["y"] - box["y"]) <= 2, (th, box)  # stuck to the top of the scrolled table
     assert not dialogs and not errors
     page.close()
+
+
+# issue 18: the search key of a book's cells is found in one pass over each cell, with the same answer as a
+# regular expression per glossary term
+
+
+def _search_key_by_regex(texts, glossary):
+    from pipeline.textnorm import fold
+
+    hay = " ".join(fold(t) for t in texts if t)
+    extra: list[str] = []
+    pending = [tuple(fold(t) for t in (*fr, *en)) for fr, en in glossary]
+    found = hay
+    while True:
+        hit = [ts for ts in pending if any(re.search(r"(?<!\w)" + re.escape(t), found) for t in ts)]
+        if not hit:
+            return " ".join([hay] + extra)
+        pending = [ts for ts in pending if ts not in hit]
+        extra.extend(dict.fromkeys(t for ts in hit for t in ts if t not in extra))
+        found = " ".join([hay] + extra)
+
+
+GLOSSARY = ((("atout",), ("trump",)), (("retourne",), ("turn-up", "trump card")), (("donne",), ("deal",)))
+
+
+def test_search_key_crosses_languages_from_the_start_of_a_word_only():
+    from pipeline.site import search_key
+
+    assert "atout" in search_key(["Trumps are hearts."], GLOSSARY).split()
+    # through "trump card": a pair found by a term the first pair added (to a fixed point)
+    assert "retourne" in search_key(["the trump card is turned"], GLOSSARY)
+    assert "atout" not in search_key(["a redeal"], GLOSSARY) and "donne" not in search_key(["a redeal"], GLOSSARY)
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.text(alphabet="atoutrumpdelcáé -'", max_size=40), max_size=3))
+def test_search_key_equals_a_regex_per_term(texts):
+    from pipeline.site import search_key
+
+    assert search_key(texts, GLOSSARY) == _search_key_by_regex(texts, GLOSSARY)

@@ -40,6 +40,9 @@ class DatabaseConfig:
     rule_key: str = "rule"
 
 
+MAX_FIELD = 2**31 - 1  # the largest cell the tables are read back with (the csv module's limit is 128 KiB)
+
+
 def _value(raw: str, type_: str):
     if raw == "":
         return None
@@ -54,6 +57,8 @@ def _value(raw: str, type_: str):
 
 def _rows(path: Path, table: Table) -> Iterator[dict]:
     types = [c.type for c in table.columns]
+    # (a cell holds a whole law or page: a book printed as one line has cells far over the csv module's 128 KiB)
+    csv.field_size_limit(max(csv.field_size_limit(), MAX_FIELD))
     with path.open(encoding="utf-8", newline="") as fh:
         reader = csv.reader(fh)
         header = next(reader, None)

@@ -293,3 +293,19 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
         *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg")),
     ]:
         assert (copy / rel).read_bytes() == (out / rel).read_bytes(), f"{rel} differs when written by another process"
+
+
+def test_the_database_holds_a_law_longer_than_the_csv_modules_field_limit(out, tmp_path):
+    """A book printed as one line gives cells of hundreds of kilobytes (issue 18: the build stopped with
+    `field larger than field limit (131072)`)."""
+    copy = tmp_path / "tables"
+    shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "tei", "text", "figures", "*.sqlite"))
+    laws = read_table(copy / "laws.csv")
+    long_text = "the dealer deals again " * 20_000  # 460 kB in one cell
+    laws.loc[0, "text"] = long_text
+    (copy / "laws.csv").write_bytes(csv_bytes(laws))
+    db = sqlite3.connect(build_database(copy, tmp_path / "long.sqlite"))
+    try:
+        assert db.execute("select text from laws where law_id = ?", (laws.loc[0, "law_id"],)).fetchone() == (long_text,)
+    finally:
+        db.close()

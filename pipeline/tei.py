@@ -52,6 +52,8 @@ Encoding conventions (each one is round-trippable, see ``read_tei``):
 
 from __future__ import annotations
 
+import bisect
+
 import difflib
 import functools
 import hashlib
@@ -883,6 +885,35 @@ class _Content:
         self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
         self.enc = _Enc(build, config, ocr=ocr)
         self.flag_notes: list[tuple[str, Flag]] = []
+        # (a book's law can hold thousands of tokens and of records: each record's tokens and each block's records
+        # are found by bisection over these sorted offsets, not by a scan of the block or of every record)
+        self._offsets = {
+            clean: ([t.cs if clean else t.rs for t in toks], [t.ce if clean else t.re for t in toks])
+            for clean in (True, False)
+        }
+        self._sorted = {
+            clean: all(a <= b for a, b in zip(st, st[1:])) and all(a <= b for a, b in zip(en, en[1:]))
+            for clean, (st, en) in self._offsets.items()
+        }
+        self._flags = sorted(cleaned.flags, key=lambda f: (f.start, f.end))
+        self._flag_starts = [f.start for f in self._flags]
+        self._flag_span = max((f.end - f.start for f in self._flags), default=0)
+        regs = cleaned.regularisations
+        self._reg_order = sorted(range(len(regs)), key=lambda i: regs[i].start)
+        self._reg_starts = [regs[i].start for i in self._reg_order]
+        self._reg_span = max((r.end - r.start for r in regs), default=0)
+
+    def _range(self, lo: int, hi: int, a: int, b: int, clean: bool) -> tuple[int, int] | None:
+        """:func:`_range` over the only tokens of toks[lo:hi] that can cover or straddle [a, b): those that end
+        after ``a`` and start before ``b`` (the others are neither inside the span nor across its edge)."""
+        if self._sorted[clean]:
+            starts, ends = self._offsets[clean]
+            lo, hi = max(lo, bisect.bisect_right(ends, a, lo, hi)), min(hi, bisect.bisect_left(starts, b, lo, hi))
+        return _range(self.toks, lo, hi, a, b, clean) if lo < hi else None
+
+    def _records_near(self, starts: list[int], span: int, rlo: int, rhi: int) -> range:
+        """Indices into a sorted record list of the records that may reach into raw [rlo, rhi]."""
+        return range(bisect.bisect_left(starts, rlo - span), bisect.bisect_right(starts, rhi))
 
     def number_cut(self, idx: list[int], law: Law) -> int | None:
         """How many of the tokens idx (consecutive) end with the law's printed number (None: no number)."""
@@ -890,7 +921,7 @@ class _Content:
             return None
         lo, hi = idx[0], idx[-1] + 1
         for end in _number_prefix(self.c.text, law):
-            r = _range(self.toks, lo, hi, law.start, end, clean=True)
+            r = self._range(lo, hi, law.start, end, clean=True)
             if r:
                 return r[1] - lo
         return None
@@ -903,28 +934,31 @@ class _Content:
         wraps: list[_Wrap] = []
         if law is not None and law.kind in LAW_KINDS:
             for end in _number_prefix(self.c.text, law):
-                r = _range(self.toks, lo, hi, law.start, end, clean=True)
+                r = self._range(lo, hi, law.start, end, clean=True)
                 if r:
                     wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law), []))
                     break
         rlo = min(self.toks[k].rs for k in range(lo, hi))  # the block's raw extent: only records inside it
         rhi = max(self.toks[k].re for k in range(lo, hi))  # can be wrapped here (skips the rest cheaply)
-        for reg in self.c.regularisations:
+        regs = self.c.regularisations
+        for i in sorted(self._reg_order[k] for k in self._records_near(self._reg_starts, self._reg_span, rlo, rhi)):
+            reg = regs[i]  # (in the order of the record list)
             if reg.end < rlo or reg.start > rhi:
                 continue
-            r = _range(self.toks, lo, hi, reg.start, reg.end, clean=False)
+            r = self._range(lo, hi, reg.start, reg.end, clean=False)
             if r:
                 wraps.append(_Wrap(r[0], r[1], 1, self._reg_maker(reg), []))
         seen = set()
-        for f in sorted(self.c.flags, key=lambda f: (f.start, f.end)):
+        for k in self._records_near(self._flag_starts, self._flag_span, rlo, rhi):
+            f = self._flags[k]
             if (f.start, f.end) in seen or f.end < rlo or f.start > rhi:
                 continue
-            r = _range(self.toks, lo, hi, f.start, f.end, clean=False)
+            r = self._range(lo, hi, f.start, f.end, clean=False)
             if r:
                 seen.add((f.start, f.end))
                 wraps.append(_Wrap(r[0], r[1], 2, self._flag_maker(f), []))
         for m in self.enc.footnote.finditer(self.c.text, self.toks[lo].cs, self.toks[hi - 1].ce):
-            r = _range(self.toks, lo, hi, m.start(), m.end(), clean=True)
+            r = self._range(lo, hi, m.start(), m.end(), clean=True)
             if r and all(self.toks[k].kind == "char" for k in range(*r)):
                 wraps.append(_Wrap(r[0], r[1], 3, self._ref_maker(m.group(1)), []))
         self.emit(parent, lo, hi, _forest(wraps))

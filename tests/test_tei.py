@@ -816,3 +816,27 @@ def test_link_types_claim_no_descent(fr_fragment):
     doc = etree.fromstring(data)
     types = {g.get("type") for g in doc.iter(f"{{{TEI_NS}}}linkGrp")}
     assert types and not types & {"translation", "edition"}
+
+
+# issue 18: a book's law holds thousands of tokens; each record's tokens are found by bisection, with the same answer
+
+
+@settings(max_examples=300, deadline=None)
+@given(
+    widths=st.lists(st.integers(0, 3), min_size=1, max_size=40),
+    a=st.integers(0, 60),
+    n=st.integers(0, 10),
+    clean=st.booleans(),
+    cut=st.tuples(st.integers(0, 40), st.integers(0, 40)),
+)
+def test_token_range_by_bisection_equals_the_scan(widths, a, n, clean, cut):
+    from pipeline.model import Cleaned
+    from pipeline.tei import BuildInfo, TeiConfig, _Content, _range, _Tok
+
+    toks, pos = [], 0
+    for w in widths:  # tokens tiling the text, zero-width ones (page breaks, omissions) among them
+        toks.append(_Tok("char" if w else "pb", pos, pos + w, pos, pos + w))
+        pos += w
+    lo, hi = sorted((min(cut[0], len(toks)), min(cut[1], len(toks))))
+    content = _Content(Cleaned("w", "", ""), toks, BuildInfo.for_inputs(version="0", digest="x"), TeiConfig())
+    assert content._range(lo, hi, a, a + n, clean) == (_range(toks, lo, hi, a, a + n, clean) if lo < hi else None)

@@ -264,7 +264,13 @@ def _matcher(game: str, lang: str, ex_key: int, rules: tuple[PatternRule, ...], 
 def _key(tok, lang: str, forms: Mapping[str, str]) -> str:
     lower = fold(tok.text)
     if lang == "fr":
-        return f"{lower}|{fold(tok.lemma_)}" if tok.lemma_ else lower
+        from .align import _fr_er_infinitives
+
+        lemma = fold(tok.lemma_) if tok.lemma_ else ""
+        # the small French model often reads a verb of a law as a noun ("l'on joue", "celui qui donne": lemma
+        # "joue", "donne"): a word it leaves as it is also gets the infinitive of the -er verb it may be
+        guesses = _fr_er_infinitives(lower) if lemma in ("", lower) else set()
+        return "|".join(dict.fromkeys(k for k in (lower, lemma, *sorted(guesses)) if k))
     from .align import en_stem
 
     lemma = forms.get(lower, lower)

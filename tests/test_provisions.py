@@ -209,3 +209,20 @@ def test_the_cases_of_one_chapter_are_told_apart(ex):
     )
     assert {"revoke_claim_after_cut"} <= late.event_ids & tard.event_ids and "revoke_defined" in defined.event_ids
     assert compare(late, tard).event_overlap == 1.0 > compare(late, defined).event_overlap
+
+
+def test_ecarte_laws_beyond_the_seeds_dealing_laws_are_read(ex):
+    """A full code of Écarté rules on proposals, following suit, the king, bystanders ...: read in both languages
+    (wording of our own), so that a new code's laws are not all unread outside the dealing chapter."""
+    EC_EN = Witness(id="en-951", file="raw/x.txt", game="ecarte", lang="en", kind="ocr", title="t")
+    EC_FR = Witness(id="fr-951", file="raw/x.txt", game="ecarte", lang="fr", kind="ocr", title="t")
+    pairs = [
+        ("The elder hand who proposes may be refused by the dealer.", "Le premier en cartes qui propose peut être refusé.", "proposal"),
+        ("He who does not follow suit when able loses the point.", "Celui qui ne fournit pas de la couleur perd le point.", "fails_to_follow_suit"),
+        ("The king must be announced before playing.", "Il faut annoncer le roi avant de jouer.", "king_scored"),
+        ("A bystander may not advise a player.", "Un spectateur ne doit pas conseiller les joueurs.", "bystander"),
+        ("The cards are dealt by three and two.", "On donne les cartes par trois et par deux.", "irregular_distribution"),
+    ]
+    for en, fr, event in pairs:
+        a, b = read_provision(make_law("ecarte", EC_EN, 1, 0, en), ex), read_provision(make_law("ecarte", EC_FR, 1, 0, fr), ex)
+        assert event in a.event_ids and event in b.event_ids, (event, a.summary(), b.summary())

@@ -197,6 +197,9 @@ def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRu
         for src in e.get("not", []):  # a mention that is not a ruling: both languages' patterns in one list
             lang = "fr" if re.search(r"[àâçéèêëîïôûù]", src) or src.split()[0] in FR_HINT else "en"
             out.append(PatternRule("not", label, lang, src, weight))
+        for lang in ("fr", "en"):  # ... or in one list per language, when the language cannot be told from the words
+            for src in e.get(f"not_{lang}", []):
+                out.append(PatternRule("not", label, lang, src, weight))
     return tuple(out)
 
 

@@ -249,3 +249,22 @@ def test_ecarte_laws_beyond_the_seeds_dealing_laws_are_read(ex):
             read_provision(make_law("ecarte", EC_FR, 1, 0, fr), ex),
         )
         assert event in a.event_ids and event in b.event_ids, (event, a.summary(), b.summary())
+
+
+def test_a_penalty_naming_the_highest_card_is_not_the_draw_for_places(ex):
+    """ "play his highest or lowest card" is a penalty; "cutting the lowest card deals" is the draw (not_en / not_fr
+    lists of the extraction data, in both languages)."""
+    for w, penalty, draw in (
+        (
+            EN,
+            "The adversaries may require him to play his highest or lowest card.",
+            "The player cutting the lowest card deals.",
+        ),
+        (
+            FR,
+            "Les adversaires peuvent exiger qu'il joue sa plus haute carte.",
+            "Celui qui tire la plus basse carte donne.",
+        ),
+    ):
+        assert "drawing_for_places" not in read_provision(law(w, 11, penalty), ex).event_ids
+        assert "drawing_for_places" in read_provision(law(w, 12, draw), ex).event_ids

@@ -1352,32 +1352,50 @@ def align_full(
                 out.append(
                     Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev, band=band)
                 )
-            if kind == "same_text":
-                continue  # two readings of one page: every law has its reading, a missing one is a segmentation matter
-            has_a, has_b = {i for i, _ in chosen}, {j for _, j in chosen}
-            for rows, cols, has, has_other, mat in (
-                (A, B, has_a, has_b, S),
-                (B, A, has_b, has_a, [list(r) for r in zip(*S)]),
-            ):
-                for i, law in enumerate(rows):
-                    if i in has:
-                        continue
-                    j = max(range(len(cols)), key=lambda k: (mat[i][k], -k)) if cols else -1
-                    best, score = (cols[j], mat[i][j]) if j >= 0 else (None, 0.0)
-                    model.read([law])
-                    lonely.append(
-                        Unaligned(
-                            law.game,
-                            law.id,
-                            law.witness_id,
-                            cols[0].witness_id if cols else "",
-                            best.id if best is not None and score > 0 else "",
-                            round(score, 4),
-                            _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
-                            model.provisions[law.id].summary(),
-                        )
-                    )
+            lonely.extend(unaligned_pair(model, A, B, S, chosen, kind))
     return tuple(out), tuple(sorted(lonely, key=lambda u: (u.witness, u.other_witness, u.law)))
+
+
+def unaligned_pair(
+    model: "AlignModel",
+    A: Sequence[Law],
+    B: Sequence[Law],
+    S: "Sequence[Sequence[float]]",
+    chosen: Iterable[tuple[int, int]],
+    kind: str,
+) -> list[Unaligned]:
+    """The laws of witness ``A`` with no link to witness ``B`` and those of ``B`` with none to ``A`` (``S``: the
+    score matrix of ``A`` x ``B``, ``chosen``: the (i, j) links decided on it), each with its best candidate and the
+    reason it is not a link.  Used by all-pairs alignment and by the pivot mode (pipeline/pivot.py) alike.  Two
+    readings of one printed text (``same_text``) give none: a missing reading is a segmentation matter."""
+    if kind == "same_text":
+        return []
+    chosen = list(chosen)
+    has_a, has_b = {i for i, _ in chosen}, {j for _, j in chosen}
+    lonely: list[Unaligned] = []
+    for rows, cols, has, has_other, mat in (
+        (A, B, has_a, has_b, S),
+        (B, A, has_b, has_a, [list(r) for r in zip(*S)]),
+    ):
+        for i, law in enumerate(rows):
+            if i in has:
+                continue
+            j = max(range(len(cols)), key=lambda k: (mat[i][k], -k)) if cols else -1
+            best, score = (cols[j], mat[i][j]) if j >= 0 else (None, 0.0)
+            model.read([law])
+            lonely.append(
+                Unaligned(
+                    law.game,
+                    law.id,
+                    law.witness_id,
+                    cols[0].witness_id if cols else "",
+                    best.id if best is not None and score > 0 else "",
+                    round(score, 4),
+                    _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
+                    model.provisions[law.id].summary(),
+                )
+            )
+    return lonely
 
 
 def align(

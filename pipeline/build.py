@@ -303,25 +303,24 @@ class AlignedPart:
 
 def _run_pivot(args: tuple, pivot=None) -> tuple[AlignedPart, bool]:
     laws, corpus_dir, cache_dir, key, witnesses = args
-    from .pivot import align_to_pivot
+    from .pivot import align_to_pivot_full
 
     def run() -> AlignedPart:
-        return AlignedPart.of(
-            align_to_pivot(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses), (*laws, *pivot.laws)
-        )
+        links, unaligned = align_to_pivot_full(laws, pivot, _align_resources(corpus_dir), witnesses=witnesses)
+        return AlignedPart.of(links, (*laws, *pivot.laws), unaligned)
 
     return _cached(cache_dir, f"{laws[0].witness_id}.align.{key}.pkl", run)
 
 
 def _run_pivot_links(args: tuple) -> tuple[AlignedPart, bool]:
     pivot, corpus_dir, cache_dir, name, witnesses = args
-    from .pivot import align_pivot
+    from .pivot import align_pivot_full
 
-    return _cached(
-        cache_dir,
-        name,
-        lambda: AlignedPart.of(align_pivot(pivot, _align_resources(corpus_dir), witnesses=witnesses), pivot.laws),
-    )
+    def run() -> AlignedPart:
+        links, unaligned = align_pivot_full(pivot, _align_resources(corpus_dir), witnesses=witnesses)
+        return AlignedPart.of(links, pivot.laws, unaligned)
+
+    return _cached(cache_dir, name, run)
 
 
 _ALIGN_RESOURCES: dict[str, object] = {}

@@ -19,7 +19,17 @@ import hashlib
 from dataclasses import dataclass
 from typing import Iterable, Mapping, Sequence
 
-from .align import AlignConfig, AlignModel, AlignResources, align, analyse, decide_links, link_kind
+from .align import (
+    AlignConfig,
+    AlignModel,
+    AlignResources,
+    Unaligned,
+    align_full,
+    analyse,
+    decide_links,
+    link_kind,
+    unaligned_pair,
+)
 from .model import Law, Link, Witness
 
 
@@ -84,7 +94,17 @@ def align_pivot(
     witnesses: Mapping[str, Witness] | None = None,
 ) -> tuple[Link, ...]:
     """Links among the pivot witnesses themselves (all pairs: there are few)."""
-    return align(list(pivot.laws), resources, config, witnesses=witnesses)
+    return align_pivot_full(pivot, resources, config, witnesses)[0]
+
+
+def align_pivot_full(
+    pivot: Pivot,
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
+    """:func:`align_pivot` and the pivot laws with no counterpart in another pivot witness."""
+    return align_full(list(pivot.laws), resources, config, witnesses=witnesses)
 
 
 def align_to_pivot(
@@ -95,9 +115,23 @@ def align_to_pivot(
     witnesses: Mapping[str, Witness] | None = None,
 ) -> tuple[Link, ...]:
     """Link one witness's laws to the laws of each pivot witness (n:m, order-free, same decision rule)."""
+    return align_to_pivot_full(laws, pivot, resources, config, witnesses)[0]
+
+
+def align_to_pivot_full(
+    laws: Sequence[Law],
+    pivot: Pivot,
+    resources: AlignResources,
+    config: AlignConfig = AlignConfig(),
+    witnesses: Mapping[str, Witness] | None = None,
+) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
+    """:func:`align_to_pivot` and the laws with no counterpart ("no counterpart" is an answer in pivot mode too): the
+    witness's laws with no link to a pivot witness, and that pivot witness's laws with no link to this witness, one
+    row per law and other witness as in all-pairs alignment.  (Two witnesses outside the pivot are related through
+    the pivot laws they link to, and get no rows about each other: the output stays linear in the witnesses.)"""
     rows = sorted(_eligible(laws, config), key=lambda law: law.order)
     if not rows:
-        return ()
+        return (), ()
     model = pivot_model(pivot, resources, config)
     fresh = [law for law in rows if law.id not in model.analyses]
     if fresh:
@@ -113,9 +147,10 @@ def align_to_pivot(
 
 def _links_to_pivot(
     rows: Sequence[Law], pivot: Pivot, model: AlignModel, config: AlignConfig, witnesses: Mapping[str, Witness] | None
-) -> tuple[Link, ...]:
+) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
     eligible_pivot = _eligible(pivot.laws, config)
     links: list[Link] = []
+    lonely: list[Unaligned] = []
     for pw in pivot.witness_ids:
         cols = sorted((law for law in eligible_pivot if law.witness_id == pw), key=lambda law: law.order)
         if not cols:
@@ -139,4 +174,5 @@ def _links_to_pivot(
                     band=band,
                 )
             )
-    return tuple(links)
+        lonely.extend(unaligned_pair(model, cols, rows, S.T.round(12).tolist(), primary | secondary, kind))
+    return tuple(links), tuple(sorted(lonely, key=lambda u: (u.witness, u.other_witness, u.law)))

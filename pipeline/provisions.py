@@ -197,6 +197,9 @@ def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRu
         for src in e.get("not", []):  # a mention that is not a ruling: both languages' patterns in one list
             lang = "fr" if re.search(r"[àâçéèêëîïôûù]", src) or src.split()[0] in FR_HINT else "en"
             out.append(PatternRule("not", label, lang, src, weight))
+        for lang in ("fr", "en"):  # ... or in one list per language, when the language cannot be told from the words
+            for src in e.get(f"not_{lang}", []):
+                out.append(PatternRule("not", label, lang, src, weight))
     return tuple(out)
 
 
@@ -304,7 +307,13 @@ def _prefilter(rules: tuple[PatternRule, ...]) -> _Prefilter:
 def _key(tok, lang: str, forms: Mapping[str, str]) -> str:
     lower = fold(tok.text)
     if lang == "fr":
-        return f"{lower}|{fold(tok.lemma_)}" if tok.lemma_ else lower
+        from .align import _fr_er_infinitives
+
+        lemma = fold(tok.lemma_) if tok.lemma_ else ""
+        # the small French model often reads a verb of a law as a noun ("l'on joue", "celui qui donne": lemma
+        # "joue", "donne"): a word it leaves as it is also gets the infinitive of the -er verb it may be
+        guesses = _fr_er_infinitives(lower) if lemma in ("", lower) else set()
+        return "|".join(dict.fromkeys(k for k in (lower, lemma, *sorted(guesses)) if k))
     from .align import en_stem
 
     lemma = forms.get(lower, lower)

@@ -183,6 +183,93 @@ def test_revised_code_page_numbers_and_footnote_markers_are_layout(en004):
     assert "deal;[57]" in by["whist.en-004.law-39"].text and "revoke[59]" in by["whist.en-004.law-50"].text
 
 
+def test_a_french_verb_the_model_reads_as_a_noun_is_still_read(ex):
+    """fr_core_news_sm lemmatises "on joue", "celui qui donne" as the nouns "joue", "donne": the patterns written on
+    the verbs' lemmas (jouer, donner) must still match (wording of our own, not of a witness)."""
+    p = read_provision(law(FR, 3, "Quand on joue avant son tour, la carte jouée peut être appelée."), ex)
+    assert "lead_out_of_turn" in p.event_ids
+    q = read_provision(
+        law(FR, 4, "Si, pendant qu'il donne, le donneur découvre une des cartes, on refait la donne."), ex
+    )
+    assert "card_exposed_in_dealing" in q.event_ids
+
+
+def test_the_cases_of_one_chapter_are_told_apart(ex):
+    """The laws on the turned trump card, or on the revoke, rule on different cases of one topic: two laws on one
+    case share more of their reading (across languages) than two laws on two cases of the topic."""
+    left = read_provision(
+        law(EN, 5, "The dealer must leave the trump card on the table until it is his turn to play."), ex
+    )
+    named = read_provision(
+        law(EN, 6, "No player may name the trump card after the dealer has taken it into his hand."), ex
+    )
+    laisser = read_provision(
+        law(FR, 7, "Celui qui donne doit laisser la retourne sur la table jusqu'à ce que ce soit à lui de jouer."), ex
+    )
+    assert "trump_card_left_on_table" in left.event_ids & laisser.event_ids and "trump_card_named" in named.event_ids
+    assert compare(left, laisser).event_overlap > compare(left, named).event_overlap
+    late = read_provision(law(EN, 8, "A revoke cannot be claimed once the cards have been cut for the next deal."), ex)
+    defined = read_provision(
+        law(EN, 9, "It is a revoke when a player holding a card of the suit led plays another."), ex
+    )
+    tard = read_provision(
+        law(FR, 10, "On ne peut réclamer la renonce après que les cartes ont été coupées pour le coup suivant."), ex
+    )
+    assert {"revoke_claim_after_cut"} <= late.event_ids & tard.event_ids and "revoke_defined" in defined.event_ids
+    assert compare(late, tard).event_overlap == 1.0 > compare(late, defined).event_overlap
+
+
+def test_ecarte_laws_beyond_the_seeds_dealing_laws_are_read(ex):
+    """A full code of Écarté rules on proposals, following suit, the king, bystanders ...: read in both languages
+    (wording of our own), so that a new code's laws are not all unread outside the dealing chapter."""
+    EC_EN = Witness(id="en-951", file="raw/x.txt", game="ecarte", lang="en", kind="ocr", title="t")
+    EC_FR = Witness(id="fr-951", file="raw/x.txt", game="ecarte", lang="fr", kind="ocr", title="t")
+    pairs = [
+        (
+            "The elder hand who proposes may be refused by the dealer.",
+            "Le premier en cartes qui propose peut être refusé.",
+            "proposal",
+        ),
+        (
+            "He who does not follow suit when able loses the point.",
+            "Celui qui ne fournit pas de la couleur perd le point.",
+            "fails_to_follow_suit",
+        ),
+        ("The king must be announced before playing.", "Il faut annoncer le roi avant de jouer.", "king_scored"),
+        ("A bystander may not advise a player.", "Un spectateur ne doit pas conseiller les joueurs.", "bystander"),
+        (
+            "The cards are dealt by three and two.",
+            "On donne les cartes par trois et par deux.",
+            "irregular_distribution",
+        ),
+    ]
+    for en, fr, event in pairs:
+        a, b = (
+            read_provision(make_law("ecarte", EC_EN, 1, 0, en), ex),
+            read_provision(make_law("ecarte", EC_FR, 1, 0, fr), ex),
+        )
+        assert event in a.event_ids and event in b.event_ids, (event, a.summary(), b.summary())
+
+
+def test_a_penalty_naming_the_highest_card_is_not_the_draw_for_places(ex):
+    """ "play his highest or lowest card" is a penalty; "cutting the lowest card deals" is the draw (not_en / not_fr
+    lists of the extraction data, in both languages)."""
+    for w, penalty, draw in (
+        (
+            EN,
+            "The adversaries may require him to play his highest or lowest card.",
+            "The player cutting the lowest card deals.",
+        ),
+        (
+            FR,
+            "Les adversaires peuvent exiger qu'il joue sa plus haute carte.",
+            "Celui qui tire la plus basse carte donne.",
+        ),
+    ):
+        assert "drawing_for_places" not in read_provision(law(w, 11, penalty), ex).event_ids
+        assert "drawing_for_places" in read_provision(law(w, 12, draw), ex).event_ids
+
+
 def test_prefiltered_reading_equals_the_reading_by_every_pattern(ex, en004, monkeypatch):
     """A book's laws are read through a Matcher of the patterns that can match each law (issue 18: the reading
     was most of a book's build): the readings must be those of the Matcher of every pattern."""

@@ -117,6 +117,9 @@ def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tm
     assert second.processed == ("en-extra",)
     links = pd.read_csv(out / "alignments.csv")
     assert (links["witness_b"] == "en-extra").sum() >= 2
+    # "no counterpart" in pivot mode too: the pivot laws the two-law witness does not state are reported
+    unaligned = pd.read_csv(out / "unaligned.csv")
+    assert ((unaligned["other_witness"] == "en-extra") & unaligned["witness"].isin(pivot_ids)).sum() >= 6
 
 
 def test_a_witness_aligns_the_same_whatever_the_worker_aligned_before():

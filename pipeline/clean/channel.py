@@ -233,6 +233,12 @@ class CandidateSearch:
             for p, q, c in res.lexdata.confusions
             if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost
         ]
+        # the same, by the first letter of the printed side (a string holds only those whose first letter
+        # it has): positions in cheap_confusions, so that they are tried in the list's order
+        self._cheap_by_first: dict[str, list[int]] = {}
+        for k, (p, _q, _c) in enumerate(self.cheap_confusions):
+            self._cheap_by_first.setdefault(p[0], []).append(k)
+        self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
@@ -338,27 +344,41 @@ class CandidateSearch:
         else:
             # the page's word with one or two OCR confusions of confusions.tsv undone, as cheap as allowed
             cut = cfg.bigram_real_word_max_cost
-            seen = {lw: 0.0}
-            frontier = [(lw, 0.0)]
-            for _round in range(2):
-                nxt = []
-                for v, c0 in frontier:
-                    for p, q, c in self.cheap_confusions:
-                        if c0 + c > cut:
-                            continue
-                        i = v.find(p)
-                        while i != -1:
-                            u = v[:i] + q + v[i + len(p) :]
-                            if seen.get(u, 99.0) > c0 + c:
-                                seen[u] = c0 + c
-                                nxt.append((u, c0 + c))
-                            i = v.find(p, i + 1)
-                frontier = nxt
-            pairs = [
-                (w, c)
-                for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab)
-                if c <= cut
-            ]
+            # (memo: the variants and their costs, the same for every vocabulary; the word-pair and the
+            # language-model passes both ask for the same words)
+            memo = self._memos.get("context_variants")
+            hit = memo.get(lw)
+            if hit is None:
+                seen = {lw: 0.0}
+                frontier = [(lw, 0.0)]
+                cheap, by_first = self.cheap_confusions, self._cheap_by_first
+                for _round in range(2):
+                    nxt = []
+                    for v, c0 in frontier:
+                        # (only the confusions whose first letter v has can be found in it, in list order)
+                        ks = sorted({k for ch in set(v) for k in by_first.get(ch, ())})
+                        for k in ks:
+                            p, q, c = cheap[k]
+                            if c0 + c > cut:
+                                continue
+                            i = v.find(p)
+                            while i != -1:
+                                u = v[:i] + q + v[i + len(p) :]
+                                if seen.get(u, 99.0) > c0 + c:
+                                    seen[u] = c0 + c
+                                    nxt.append((u, c0 + c))
+                                i = v.find(p, i + 1)
+                    frontier = nxt
+                hit = memo[lw] = [[w, None] for w in seen if w != lw]  # (the cost is computed when first asked)
+            pairs = []
+            for wc in hit:
+                w = wc[0]
+                if w in vocab:
+                    c = wc[1]
+                    if c is None:
+                        c = wc[1] = self.channel.cost(lw, w, cut)
+                    if c <= cut:
+                        pairs.append((w, c))
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:

@@ -11,6 +11,8 @@ random strings.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
 import numpy as np
 from numba import njit
 
@@ -18,6 +20,7 @@ from ..textnorm import fold
 from .channel import Channel
 
 
+@lru_cache(maxsize=None)  # (one entry per character seen: the encodings fold the same letters again and again)
 def _strip_accents(ch: str) -> str:
     """One character without its accent (its base letter: the first code point of it folded), as the channel
     compares them."""
@@ -181,6 +184,10 @@ class FastChannel(Channel):
         if w is None:
             if len(self._words) >= self.ENC_CACHE_MAX:
                 self._words.clear()
+            if t.isascii():  # (ASCII: lower case and accent-folded codes are the lower-case bytes, as below)
+                lo = np.frombuffer(t.lower().encode("ascii"), np.uint8).astype(np.int64)
+                w = self._words[t] = (np.frombuffer(t.encode("ascii"), np.uint8).astype(np.int64), lo, lo)
+                return w
             w = self._words[t] = (
                 np.array([ord(b) for b in t], np.int64),
                 np.array([ord(b.lower()) for b in t], np.int64),

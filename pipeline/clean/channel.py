@@ -113,6 +113,10 @@ class Channel:
             return self.accent_cost
         return 1.0
 
+    def costs(self, o: str, ts: list[str], cutoff: float | None = None) -> list[float]:
+        """:meth:`cost` of ``o`` for each word of ``ts`` (one call: the compiled channel does them at once)."""
+        return [self.cost(o, t, cutoff) for t in ts]
+
     def _prep(self, o: str) -> tuple:
         """Per row i = 1..len(o): (deletion cost, o[i-1] is debris, substitution row, confusions ending at i
         as (rows back, intended side, its length, cost))."""
@@ -308,8 +312,7 @@ class CandidateSearch:
                     picked.append(v)
                 i = lt.find(p, i + 1)
         out = []
-        for w in picked:
-            c = self.channel.cost(tok, w, self.cfg.max_cost)
+        for w, c in zip(picked, self.channel.costs(tok, picked, self.cfg.max_cost)):
             if c <= self.cfg.max_cost:
                 out.append((w, c))
         out.sort(key=lambda x: x[1])
@@ -370,15 +373,11 @@ class CandidateSearch:
                                 i = v.find(p, i + 1)
                     frontier = nxt
                 hit = memo[lw] = [[w, None] for w in seen if w != lw]  # (the cost is computed when first asked)
-            pairs = []
-            for wc in hit:
-                w = wc[0]
-                if w in vocab:
-                    c = wc[1]
-                    if c is None:
-                        c = wc[1] = self.channel.cost(lw, w, cut)
-                    if c <= cut:
-                        pairs.append((w, c))
+            todo = [wc for wc in hit if wc[1] is None and wc[0] in vocab]
+            if todo:  # (the costs not computed yet, in one call)
+                for wc, c in zip(todo, self.channel.costs(lw, [wc[0] for wc in todo], cut)):
+                    wc[1] = c
+            pairs = [(w, c) for w, c in hit if w in vocab and c <= cut]
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:

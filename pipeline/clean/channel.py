@@ -10,6 +10,7 @@ token two words were merged into.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
@@ -237,11 +238,17 @@ class CandidateSearch:
             for p, q, c in res.lexdata.confusions
             if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost
         ]
-        # the same, by the first letter of the printed side (a string holds only those whose first letter
-        # it has): positions in cheap_confusions, so that they are tried in the list's order
-        self._cheap_by_first: dict[str, list[int]] = {}
+        # the same as bit sets of their positions in cheap_confusions (bits taken lowest first: the list's
+        # order): by the first letter of the printed side (a string holds only those whose first letter it
+        # has), and those costing at most the k-th cheapest cost (a pre-filter: the exact test stays)
+        self._cheap_by_first: dict[str, int] = {}
         for k, (p, _q, _c) in enumerate(self.cheap_confusions):
-            self._cheap_by_first.setdefault(p[0], []).append(k)
+            self._cheap_by_first[p[0]] = self._cheap_by_first.get(p[0], 0) | 1 << k
+        by_cost = sorted(range(len(self.cheap_confusions)), key=lambda k: self.cheap_confusions[k][2])
+        self._cheap_costs = [self.cheap_confusions[k][2] for k in by_cost]
+        self._cheap_upto = [0]
+        for k in by_cost:
+            self._cheap_upto.append(self._cheap_upto[-1] | 1 << k)
         self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
@@ -358,10 +365,16 @@ class CandidateSearch:
                 for _round in range(2):
                     nxt = []
                     for v, c0 in frontier:
-                        # (only the confusions whose first letter v has can be found in it, in list order)
-                        ks = sorted({k for ch in set(v) for k in by_first.get(ch, ())})
-                        for k in ks:
-                            p, q, c = cheap[k]
+                        # (only the confusions whose first letter v has can be found in it, and only those
+                        # within the cost left can be taken: tried in list order, lowest bit first)
+                        ks = 0
+                        for ch in set(v):
+                            ks |= by_first.get(ch, 0)
+                        ks &= self._cheap_upto[bisect_right(self._cheap_costs, cut - c0 + 1e-9)]
+                        while ks:
+                            low = ks & -ks
+                            ks ^= low
+                            p, q, c = cheap[low.bit_length() - 1]
                             if c0 + c > cut:
                                 continue
                             i = v.find(p)

@@ -133,6 +133,7 @@ def run(min_tokens: int = MIN_TOKENS, runs: int = FIRST_PASS_RUNS, write: bool =
         docs, ntok, distinct = documents(lang, fname, min_tokens // 2)
         res = general_resources(lang)
         symspell_for(lang)  # build outside the timing, as the resources are
+        res._repairers.clear()  # (fresh caches: the first-pass runs above left theirs warm)
         res.repairer(cfg).bigrams  # (the word-pair counts: loaded once, like the rest of the resources)
         spacy_tagger(lang)  # the real-word rules' tagger: loading a model is not cleaning
         w = Witness(id="bench", file="-", game="ecarte", lang=lang, kind="ocr", title="bench")

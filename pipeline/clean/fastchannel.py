@@ -12,6 +12,7 @@ random strings.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate
 
 import numpy as np
 from numba import njit
@@ -242,8 +243,7 @@ class FastChannel(Channel):
         else:
             enc = [self._word(t) for t in ts]
             tc, tl, tf = (np.concatenate([e[x] for e in enc]) for x in range(3))
-        bounds = np.zeros(len(ts) + 1, np.int64)
-        np.cumsum([len(t) for t in ts], out=bounds[1:])
+        bounds = np.array([0, *accumulate(map(len, ts))], np.int64)
         prune = cutoff is not None and self._monotone
         args = (
             *self._printed(o),

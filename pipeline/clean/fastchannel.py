@@ -109,7 +109,28 @@ def _dp(
 
 @njit(cache=True, nogil=True)
 def _dp_many(
-    ol, fo, dl, junk, noise, cs, ce, clp, ccost, cqs, cql, qbuf, tc, tl, tf, bounds, accent, jsub, jextra, cutoff, prune, jump
+    ol,
+    fo,
+    dl,
+    junk,
+    noise,
+    cs,
+    ce,
+    clp,
+    ccost,
+    cqs,
+    cql,
+    qbuf,
+    tc,
+    tl,
+    tf,
+    bounds,
+    accent,
+    jsub,
+    jextra,
+    cutoff,
+    prune,
+    jump,
 ):  # pragma: no cover (compiled)
     """:func:`_dp` for several intended words at once (word k: codes ``[bounds[k], bounds[k + 1])``)."""
     k = bounds.shape[0] - 1
@@ -117,8 +138,27 @@ def _dp_many(
     for x in range(k):
         s, e = bounds[x], bounds[x + 1]
         out[x] = _dp(
-            ol, fo, dl, junk, noise, cs, ce, clp, ccost, cqs, cql, qbuf, tc[s:e], tl[s:e], tf[s:e],
-            accent, jsub, jextra, cutoff, prune, jump,
+            ol,
+            fo,
+            dl,
+            junk,
+            noise,
+            cs,
+            ce,
+            clp,
+            ccost,
+            cqs,
+            cql,
+            qbuf,
+            tc[s:e],
+            tl[s:e],
+            tf[s:e],
+            accent,
+            jsub,
+            jextra,
+            cutoff,
+            prune,
+            jump,
         )
     return out
 

@@ -6,7 +6,10 @@ hyphen joining off) and run through symspellpy (lookup of every token over a wor
 same process, on one core, alternately document by document.  Resources (word-pair counts too), symspellpy's dictionary and the spaCy tagger are loaded before the
 timing.  The repeated documents profit from the cleaner's per-token caches: the first pass over the
 distinct documents is the headline (:func:`first_pass`: fresh caches, median of 5 alternating runs), the
-repeated-document figure the second line.  Writes ``outputs/bench/cleaning.json`` (atomic).
+repeated-document figure the second line (it starts from fresh caches too); the same first pass with the
+language-model pass off is printed beside the headline.  Start-up (loading the resources, once per process)
+is timed and printed apart, never inside a ratio.  Writes ``outputs/bench/cleaning.json`` (atomic;
+``--no-write``: print only).
 """
 
 from __future__ import annotations

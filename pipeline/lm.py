@@ -275,11 +275,14 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
     toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
+    junk_memo = rep.memo("lm_has_junk")  # (token -> has_junk: a pure function of the printed token)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY or not any(c.isalpha() for c in t):
             continue
-        junk = has_junk(t)
+        junk = junk_memo.get(t)
+        if junk is None:
+            junk = junk_memo[t] = has_junk(t)
         if not junk and sum(c.isalpha() for c in t) < cfg.min_letters:
             continue
         if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬"):

@@ -54,3 +54,11 @@ def test_changing_the_extra_letter_cost_reaches_the_compiled_tables():
     fast.cost("maisonn", "maison")
     slow.extra_letter = fast.extra_letter = 1.7
     assert fast.cost("maisonn", "maison") == slow.cost("maisonn", "maison") == 1.7
+
+
+@settings(max_examples=200, deadline=None)
+@given(PRINTED, st.lists(INTENDED, max_size=6), st.sampled_from([None, 0.7, 1.6]), st.sampled_from(["fr", "en"]))
+def test_the_batched_costs_equal_one_cost_at_a_time(o, ts, cut, lang):
+    slow, fast = CHANNELS[lang]
+    assert fast.costs(o, ts, cut) == [fast.cost(o, t, cut) for t in ts]
+    assert slow.costs(o, ts, cut) == [slow.cost(o, t, cut) for t in ts]

@@ -10,6 +10,7 @@ token two words were merged into.
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
@@ -112,6 +113,10 @@ class Channel:
         if fold_accents(al) == fold_accents(bl):
             return self.accent_cost
         return 1.0
+
+    def costs(self, o: str, ts: list[str], cutoff: float | None = None) -> list[float]:
+        """:meth:`cost` of ``o`` for each word of ``ts`` (one call: the compiled channel does them at once)."""
+        return [self.cost(o, t, cutoff) for t in ts]
 
     def _prep(self, o: str) -> tuple:
         """Per row i = 1..len(o): (deletion cost, o[i-1] is debris, substitution row, confusions ending at i
@@ -233,6 +238,18 @@ class CandidateSearch:
             for p, q, c in res.lexdata.confusions
             if p and p == p.lower() and q == q.lower() and c <= cfg.bigram_real_word_max_cost
         ]
+        # the same as bit sets of their positions in cheap_confusions (bits taken lowest first: the list's
+        # order): by the first letter of the printed side (a string holds only those whose first letter it
+        # has), and those costing at most the k-th cheapest cost (a pre-filter: the exact test stays)
+        self._cheap_by_first: dict[str, int] = {}
+        for k, (p, _q, _c) in enumerate(self.cheap_confusions):
+            self._cheap_by_first[p[0]] = self._cheap_by_first.get(p[0], 0) | 1 << k
+        by_cost = sorted(range(len(self.cheap_confusions)), key=lambda k: self.cheap_confusions[k][2])
+        self._cheap_costs = [self.cheap_confusions[k][2] for k in by_cost]
+        self._cheap_upto = [0]
+        for k in by_cost:
+            self._cheap_upto.append(self._cheap_upto[-1] | 1 << k)
+        self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
@@ -302,8 +319,7 @@ class CandidateSearch:
                     picked.append(v)
                 i = lt.find(p, i + 1)
         out = []
-        for w in picked:
-            c = self.channel.cost(tok, w, self.cfg.max_cost)
+        for w, c in zip(picked, self.channel.costs(tok, picked, self.cfg.max_cost)):
             if c <= self.cfg.max_cost:
                 out.append((w, c))
         out.sort(key=lambda x: x[1])
@@ -338,27 +354,43 @@ class CandidateSearch:
         else:
             # the page's word with one or two OCR confusions of confusions.tsv undone, as cheap as allowed
             cut = cfg.bigram_real_word_max_cost
-            seen = {lw: 0.0}
-            frontier = [(lw, 0.0)]
-            for _round in range(2):
-                nxt = []
-                for v, c0 in frontier:
-                    for p, q, c in self.cheap_confusions:
-                        if c0 + c > cut:
-                            continue
-                        i = v.find(p)
-                        while i != -1:
-                            u = v[:i] + q + v[i + len(p) :]
-                            if seen.get(u, 99.0) > c0 + c:
-                                seen[u] = c0 + c
-                                nxt.append((u, c0 + c))
-                            i = v.find(p, i + 1)
-                frontier = nxt
-            pairs = [
-                (w, c)
-                for w, c in ((w, self.channel.cost(lw, w, cut)) for w in seen if w != lw and w in vocab)
-                if c <= cut
-            ]
+            # (memo: the variants and their costs, the same for every vocabulary; the word-pair and the
+            # language-model passes both ask for the same words)
+            memo = self._memos.get("context_variants")
+            hit = memo.get(lw)
+            if hit is None:
+                seen = {lw: 0.0}
+                frontier = [(lw, 0.0)]
+                cheap, by_first = self.cheap_confusions, self._cheap_by_first
+                for _round in range(2):
+                    nxt = []
+                    for v, c0 in frontier:
+                        # (only the confusions whose first letter v has can be found in it, and only those
+                        # within the cost left can be taken: tried in list order, lowest bit first)
+                        ks = 0
+                        for ch in set(v):
+                            ks |= by_first.get(ch, 0)
+                        ks &= self._cheap_upto[bisect_right(self._cheap_costs, cut - c0 + 1e-9)]
+                        while ks:
+                            low = ks & -ks
+                            ks ^= low
+                            p, q, c = cheap[low.bit_length() - 1]
+                            if c0 + c > cut:
+                                continue
+                            i = v.find(p)
+                            while i != -1:
+                                u = v[:i] + q + v[i + len(p) :]
+                                if seen.get(u, 99.0) > c0 + c:
+                                    seen[u] = c0 + c
+                                    nxt.append((u, c0 + c))
+                                i = v.find(p, i + 1)
+                    frontier = nxt
+                hit = memo[lw] = [[w, None] for w in seen if w != lw]  # (the cost is computed when first asked)
+            todo = [wc for wc in hit if wc[1] is None and wc[0] in vocab]
+            if todo:  # (the costs not computed yet, in one call)
+                for wc, c in zip(todo, self.channel.costs(lw, [wc[0] for wc in todo], cut)):
+                    wc[1] = c
+            pairs = [(w, c) for w, c in hit if w in vocab and c <= cut]
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:

@@ -11,6 +11,9 @@ random strings.
 
 from __future__ import annotations
 
+from functools import lru_cache
+from itertools import accumulate
+
 import numpy as np
 from numba import njit
 
@@ -18,6 +21,7 @@ from ..textnorm import fold
 from .channel import Channel
 
 
+@lru_cache(maxsize=None)  # (one entry per character seen: the encodings fold the same letters again and again)
 def _strip_accents(ch: str) -> str:
     """One character without its accent (its base letter: the first code point of it folded), as the channel
     compares them."""
@@ -103,6 +107,62 @@ def _dp(
     return done[n, m]
 
 
+@njit(cache=True, nogil=True)
+def _dp_many(
+    ol,
+    fo,
+    dl,
+    junk,
+    noise,
+    cs,
+    ce,
+    clp,
+    ccost,
+    cqs,
+    cql,
+    qbuf,
+    tc,
+    tl,
+    tf,
+    bounds,
+    accent,
+    jsub,
+    jextra,
+    cutoff,
+    prune,
+    jump,
+):  # pragma: no cover (compiled)
+    """:func:`_dp` for several intended words at once (word k: codes ``[bounds[k], bounds[k + 1])``)."""
+    k = bounds.shape[0] - 1
+    out = np.empty(k)
+    for x in range(k):
+        s, e = bounds[x], bounds[x + 1]
+        out[x] = _dp(
+            ol,
+            fo,
+            dl,
+            junk,
+            noise,
+            cs,
+            ce,
+            clp,
+            ccost,
+            cqs,
+            cql,
+            qbuf,
+            tc[s:e],
+            tl[s:e],
+            tf[s:e],
+            accent,
+            jsub,
+            jextra,
+            cutoff,
+            prune,
+            jump,
+        )
+    return out
+
+
 def _code(ch: str) -> int:
     return ord(ch) if len(ch) == 1 else -1  # (a letter whose lower case is two characters equals no letter)
 
@@ -128,14 +188,14 @@ class FastChannel(Channel):
         if a is not None:
             return a
         rows = self._prep(o)  # (deletion cost, debris, substitution row, confusions) per row
-        n = len(o)
-        ol = np.empty(n, np.int64)
-        fo = np.empty(n, np.int64)
-        dl = np.empty(n)
-        junk = np.zeros(n, np.bool_)
-        noise = np.zeros(n, np.bool_)
-        cs = np.empty(n, np.int64)
-        ce = np.empty(n, np.int64)
+        # (built as lists, each made an array once: item assignment into arrays costs more)
+        ol: list[int] = []
+        fo: list[int] = []
+        dl: list[float] = []
+        junk: list[bool] = []
+        noise: list[bool] = []
+        cs: list[int] = []
+        ce: list[int] = []
         clp: list[int] = []
         ccost: list[float] = []
         cqs: list[int] = []
@@ -144,27 +204,27 @@ class FastChannel(Channel):
         for r, (d, jk, subrow, confs) in enumerate(rows):
             ch = o[r]
             al = ch.lower()
-            ol[r] = _code(al)
-            fo[r] = _code(_strip_accents(al))
-            dl[r] = d
-            junk[r] = jk
-            noise[r] = subrow.noise
-            cs[r] = len(clp)
+            ol.append(_code(al))
+            fo.append(_code(_strip_accents(al)))
+            dl.append(d)
+            junk.append(jk)
+            noise.append(subrow.noise)
+            cs.append(len(clp))
             for lp, q, lq, c in confs:
                 clp.append(lp)
                 ccost.append(c)
                 cqs.append(len(qbuf))
                 cql.append(lq)
                 qbuf.extend(ord(x) for x in q)
-            ce[r] = len(clp)
+            ce.append(len(clp))
         a = (
-            ol,
-            fo,
-            dl,
-            junk,
-            noise,
-            cs,
-            ce,
+            np.array(ol, np.int64),
+            np.array(fo, np.int64),
+            np.array(dl, np.float64),
+            np.array(junk, np.bool_),
+            np.array(noise, np.bool_),
+            np.array(cs, np.int64),
+            np.array(ce, np.int64),
             np.array(clp, np.int64),
             np.array(ccost, np.float64),
             np.array(cqs, np.int64),
@@ -181,6 +241,10 @@ class FastChannel(Channel):
         if w is None:
             if len(self._words) >= self.ENC_CACHE_MAX:
                 self._words.clear()
+            if t.isascii():  # (ASCII: lower case and accent-folded codes are the lower-case bytes, as below)
+                lo = np.frombuffer(t.lower().encode("ascii"), np.uint8).astype(np.int64)
+                w = self._words[t] = (np.frombuffer(t.encode("ascii"), np.uint8).astype(np.int64), lo, lo)
+                return w
             w = self._words[t] = (
                 np.array([ord(b) for b in t], np.int64),
                 np.array([ord(b.lower()) for b in t], np.int64),
@@ -207,3 +271,31 @@ class FastChannel(Channel):
             self._max_jump,
         )
         return float(_dp(*args))  # type: ignore[call-arg]
+
+    def costs(self, o: str, ts: list[str], cutoff: float | None = None) -> list[float]:
+        """:meth:`cost` of ``o`` for each word of ``ts``, in one compiled call (the same values)."""
+        if len(ts) < 2 or any(not t.isascii() and any(len(b.lower()) != 1 for b in t) for t in ts):
+            return [self.cost(o, t, cutoff) for t in ts]
+        j = "".join(ts)
+        if j.isascii():  # (as _word: lower case and accent-folded codes are the lower-case bytes)
+            tc = np.frombuffer(j.encode("ascii"), np.uint8).astype(np.int64)
+            tl = tf = np.frombuffer(j.lower().encode("ascii"), np.uint8).astype(np.int64)
+        else:
+            enc = [self._word(t) for t in ts]
+            tc, tl, tf = (np.concatenate([e[x] for e in enc]) for x in range(3))
+        bounds = np.array([0, *accumulate(map(len, ts))], np.int64)
+        prune = cutoff is not None and self._monotone
+        args = (
+            *self._printed(o),
+            tc,
+            tl,
+            tf,
+            bounds,
+            self.accent_cost,
+            self.junk_sub,
+            self.junk_extra,
+            cutoff if cutoff is not None else 0.0,
+            prune,
+            self._max_jump,
+        )
+        return [float(x) for x in _dp_many(*args)]  # type: ignore[call-arg]

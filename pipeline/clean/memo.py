@@ -5,7 +5,9 @@ The memos in use: ``"inert_tokens"`` (printed token -> the word pass leaves it a
 (printed token -> damaged for phrase repair?), ``"cand_prior"`` (token -> its candidates as (word, cost,
 lexicon prior)), ``"token_shapes"`` (token -> (too few letters to judge, has debris or digits)),
 ``"word_tokens"`` / ``"phrase_tokens"`` (token -> its core without edge punctuation), ``"lost_hyphen"``,
-``"bigram_candidates"`` / ``"bigram_plain"`` and ``"elision_short_words"``.
+``"bigram_candidates"`` / ``"bigram_plain"``, ``"elision_short_words"``, ``"context_variants"`` (a known
+word -> its cheap confusion variants and their channel costs, for the word-pair and the LM passes) and
+``"lm_has_junk"``.
 """
 
 from __future__ import annotations

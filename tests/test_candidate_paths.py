@@ -1,0 +1,47 @@
+"""The fast paths of the candidate search give what the plain ones give (issue 19: speed changes no output)."""
+
+from __future__ import annotations
+
+from pipeline.clean import CleanConfig, general_resources
+
+
+def _plain_variants(search, lw: str, cut: float) -> list[str]:
+    """The known word's confusion variants as the word-pair pass first found them: every cheap confusion
+    tried in list order, twice."""
+    seen = {lw: 0.0}
+    frontier = [(lw, 0.0)]
+    for _round in range(2):
+        nxt = []
+        for v, c0 in frontier:
+            for p, q, c in search.cheap_confusions:
+                if c0 + c > cut:
+                    continue
+                i = v.find(p)
+                while i != -1:
+                    u = v[:i] + q + v[i + len(p) :]
+                    if seen.get(u, 99.0) > c0 + c:
+                        seen[u] = c0 + c
+                        nxt.append((u, c0 + c))
+                    i = v.find(p, i + 1)
+        frontier = nxt
+    return [w for w in seen if w != lw]
+
+
+def test_known_word_variants_and_costs_equal_the_plain_search():
+    rep = general_resources("en").repairer(CleanConfig())
+    s = rep.search
+    cut = rep.cfg.bigram_real_word_max_cost
+    vocab = set(rep.zipf)
+    words = ["minimum", "illicit", "rnodern", "tlie", "lililii", "the", "he", "modern", "cannot", "mini"]
+    words += [w for w in list(rep.zipf)[:3000:7] if w.isalpha()]
+    for lw in words:
+        got = s.context_candidates(lw, True, vocab)
+        want = [
+            (w, c, rep.zipf_of(w) - rep.cfg.channel_scale * c)
+            for w in _plain_variants(s, lw, cut)
+            if w in vocab
+            for c in [rep.channel.cost(lw, w, cut)]
+            if c <= cut
+        ]
+        assert got == want, lw
+    assert ("modern", 0.35) in [(w, c) for w, c, _ in s.context_candidates("rnodern", True, vocab)]

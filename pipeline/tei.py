@@ -286,7 +286,7 @@ def _safe_xml_text(s: str) -> str:
 # --------------------------------------------------------------------------- tokens
 
 
-@dataclass
+@dataclass(slots=True)
 class _Tok:
     kind: str  # "char" | "edit" | "omit" | "pb"
     rs: int
@@ -354,18 +354,43 @@ def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
     for i in range(pos, len(raw)):
         toks.append(_Tok("char", i, i + 1, cpos, cpos + 1, raw[i]))
         cpos += 1
-    # page breaks: inside the edit that removed their line, else a bare pb before their position
-    for pb in sorted(cleaned.page_breaks, key=lambda p: (p.raw_start, p.raw_end)):
+    return _with_page_breaks(toks, cleaned.page_breaks, len(text))
+
+
+def _with_page_breaks(toks: list[_Tok], page_breaks: Sequence[PageBreak], text_len: int) -> list[_Tok]:
+    """Page breaks placed among the tokens: inside the edit that removed their line, else a bare pb before their
+    position (after the pbs placed there before it).  The host edit and the position are found by bisection over
+    the tokens' raw offsets (a book has thousands of pages and millions of tokens: a scan per page was quadratic)."""
+    starts = [t.rs for t in toks]
+    edits = [t for t in toks if t.kind == "edit"]
+    e_starts, e_ends = [t.rs for t in edits], [t.re for t in edits]
+    ordered = all(a <= b for a, b in zip(starts, starts[1:])) and all(a <= b for a, b in zip(e_ends, e_ends[1:]))
+    before: dict[int, list[_Tok]] = {}  # token index -> the bare pbs placed before it, in order
+    for pb in sorted(page_breaks, key=lambda p: (p.raw_start, p.raw_end)):
         host = None
         if pb.raw_end > pb.raw_start:
-            host = next((t for t in toks if t.kind == "edit" and t.rs <= pb.raw_start and pb.raw_end <= t.re), None)
+            if ordered:  # the first edit starting at or before the break that ends at or after its end
+                k = bisect.bisect_left(e_ends, pb.raw_end, 0, bisect.bisect_right(e_starts, pb.raw_start))
+                host = edits[k] if k < len(edits) and edits[k].rs <= pb.raw_start else None
+            else:
+                host = next((t for t in edits if t.rs <= pb.raw_start and pb.raw_end <= t.re), None)
         if host is not None and not any(p.raw_start < pb.raw_end and pb.raw_start < p.raw_end for p in host.pbs):
             host.pbs = host.pbs + (pb,)
             continue
-        idx = next((k for k, t in enumerate(toks) if t.rs >= pb.raw_start and t.kind != "pb"), len(toks))
-        c = toks[idx].cs if idx < len(toks) else len(text)
-        toks.insert(idx, _Tok("pb", pb.raw_start, pb.raw_start, c, c, pbs=(pb,)))
-    return toks
+        if ordered:
+            idx = bisect.bisect_left(starts, pb.raw_start)
+        else:
+            idx = next((k for k, t in enumerate(toks) if t.rs >= pb.raw_start), len(toks))
+        c = toks[idx].cs if idx < len(toks) else text_len
+        before.setdefault(idx, []).append(_Tok("pb", pb.raw_start, pb.raw_start, c, c, pbs=(pb,)))
+    if not before:
+        return toks
+    out: list[_Tok] = []
+    for k, t in enumerate(toks):
+        out.extend(before.get(k, ()))
+        out.append(t)
+    out.extend(before.get(len(toks), ()))
+    return out
 
 
 # --------------------------------------------------------------------------- correction encoding

@@ -59,6 +59,7 @@ import functools
 import hashlib
 import importlib.util
 import io
+import itertools
 import os
 import pickle
 import re
@@ -306,6 +307,31 @@ class _Tok:
         return "".join(c.after for c in self.corrs)
 
 
+class _Char:
+    """A character token, one raw character kept as it is (most of a witness's tokens, hence its own small class:
+    half the memory of a :class:`_Tok`); reads as a ``_Tok`` of kind "char"."""
+
+    __slots__ = ("rs", "cs", "text")
+    kind = "char"
+    corrs: tuple[Correction, ...] = ()
+    pbs: tuple[PageBreak, ...] = ()
+    before = after = ""
+
+    def __init__(self, rs: int, cs: int, text: str):
+        self.rs, self.cs, self.text = rs, cs, text
+
+    @property
+    def re(self) -> int:
+        return self.rs + 1
+
+    @property
+    def ce(self) -> int:
+        return self.cs + 1
+
+
+_Token = _Tok | _Char
+
+
 def _is_debris_line(raw: str, c: Correction) -> bool:
     """A debris correction that deletes whole lines (web-page debris), not debris inside a line."""
     if c.kind != "debris" or c.after != "" or not c.before.strip():
@@ -332,7 +358,7 @@ def _groups(corrections: Sequence[Correction]) -> list[tuple[Correction, ...]]:
     return [tuple(g) for g in out]
 
 
-def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
+def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Token]:
     raw, text = cleaned.raw, cleaned.text
     try:
         replayed = replay(raw, cleaned.corrections)
@@ -340,24 +366,24 @@ def _tokens(cleaned: Cleaned, config: TeiConfig) -> list[_Tok]:
         raise TeiError(f"witness {cleaned.witness_id}: corrections do not apply to the raw text ({e})") from None
     if replayed != text:
         raise TeiError(f"witness {cleaned.witness_id}: replaying the corrections does not give the cleaned text")
-    toks: list[_Tok] = []
+    toks: list[_Token] = []
     pos = cpos = 0
     for g in _groups(cleaned.corrections):
         start, end = g[0].start, g[-1].end
         for i in range(pos, start):
-            toks.append(_Tok("char", i, i + 1, cpos, cpos + 1, raw[i]))
+            toks.append(_Char(i, cpos, raw[i]))
             cpos += 1
         after = "".join(c.after for c in g)
         kind = "omit" if config.omit_debris_lines and len(g) == 1 and _is_debris_line(raw, g[0]) else "edit"
         toks.append(_Tok(kind, start, end, cpos, cpos + len(after), corrs=g))
         pos, cpos = end, cpos + len(after)
     for i in range(pos, len(raw)):
-        toks.append(_Tok("char", i, i + 1, cpos, cpos + 1, raw[i]))
+        toks.append(_Char(i, cpos, raw[i]))
         cpos += 1
     return _with_page_breaks(toks, cleaned.page_breaks, len(text))
 
 
-def _with_page_breaks(toks: list[_Tok], page_breaks: Sequence[PageBreak], text_len: int) -> list[_Tok]:
+def _with_page_breaks(toks: list[_Token], page_breaks: Sequence[PageBreak], text_len: int) -> list[_Token]:
     """Page breaks placed among the tokens: inside the edit that removed their line, else a bare pb before their
     position (after the pbs placed there before it).  The host edit and the position are found by bisection over
     the tokens' raw offsets (a book has thousands of pages and millions of tokens: a scan per page was quadratic)."""
@@ -365,7 +391,7 @@ def _with_page_breaks(toks: list[_Tok], page_breaks: Sequence[PageBreak], text_l
     edits = [t for t in toks if t.kind == "edit"]
     e_starts, e_ends = [t.rs for t in edits], [t.re for t in edits]
     ordered = all(a <= b for a, b in zip(starts, starts[1:])) and all(a <= b for a, b in zip(e_ends, e_ends[1:]))
-    before: dict[int, list[_Tok]] = {}  # token index -> the bare pbs placed before it, in order
+    before: dict[int, list[_Token]] = {}  # token index -> the bare pbs placed before it, in order
     for pb in sorted(page_breaks, key=lambda p: (p.raw_start, p.raw_end)):
         host = None
         if pb.raw_end > pb.raw_start:
@@ -385,7 +411,7 @@ def _with_page_breaks(toks: list[_Tok], page_breaks: Sequence[PageBreak], text_l
         before.setdefault(idx, []).append(_Tok("pb", pb.raw_start, pb.raw_start, c, c, pbs=(pb,)))
     if not before:
         return toks
-    out: list[_Tok] = []
+    out: list[_Token] = []
     for k, t in enumerate(toks):
         out.extend(before.get(k, ()))
         out.append(t)
@@ -484,7 +510,7 @@ class _Enc:
         layout = all(c.kind in LAYOUT_KINDS for c in corrs)
         return [self.choice(d, r, corrs)], (1 if layout else 0)
 
-    def encode(self, tok: _Tok) -> list:
+    def encode(self, tok: _Token) -> list:
         d, r = tok.before, tok.after
         if not tok.pbs:
             return self.plain(d, r, tok.corrs)[0]
@@ -641,7 +667,7 @@ class _Wrap:
     children: list
 
 
-def _range(toks: list[_Tok], lo: int, hi: int, a: int, b: int, clean: bool) -> tuple[int, int] | None:
+def _range(toks: list[_Token], lo: int, hi: int, a: int, b: int, clean: bool) -> tuple[int, int] | None:
     """Token index range [i, j) within toks[lo:hi] covering span [a, b) (clean or raw offsets)."""
     sel = []
     for k in range(lo, hi):
@@ -769,7 +795,13 @@ def _ncname(s: str) -> str:
 
 
 def _witness_header(
-    w: Witness, b: BuildInfo, c: Cleaned, s: Segmented, omitted: Sequence[_Tok], used: Mapping[str, set[str]], ocr: bool
+    w: Witness,
+    b: BuildInfo,
+    c: Cleaned,
+    s: Segmented,
+    omitted: Sequence[_Token],
+    used: Mapping[str, set[str]],
+    ocr: bool,
 ) -> etree._Element:
     """The teiHeader of a witness file: what the edition is, from what, and how it is encoded."""
     h = _el("teiHeader")
@@ -906,19 +938,17 @@ class _Content:
     """The mixed content of blocks: tokens as text and correction markup, with the num / reg / flag /
     footnote wrappers around them.  Collects the flagged words for the back matter."""
 
-    def __init__(self, cleaned: Cleaned, toks: list[_Tok], build: BuildInfo, config: TeiConfig, ocr: bool = False):
+    def __init__(self, cleaned: Cleaned, toks: list[_Token], build: BuildInfo, config: TeiConfig, ocr: bool = False):
         self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
         self.enc = _Enc(build, config, ocr=ocr)
         self.flag_notes: list[tuple[str, Flag]] = []
         # (a book's law can hold thousands of tokens and of records: each record's tokens and each block's records
         # are found by bisection over these sorted offsets, not by a scan of the block or of every record)
-        self._offsets = {
-            clean: ([t.cs if clean else t.rs for t in toks], [t.ce if clean else t.re for t in toks])
-            for clean in (True, False)
-        }
+        self._starts = {clean: [t.cs if clean else t.rs for t in toks] for clean in (True, False)}
         self._sorted = {
-            clean: all(a <= b for a, b in zip(st, st[1:])) and all(a <= b for a, b in zip(en, en[1:]))
-            for clean, (st, en) in self._offsets.items()
+            clean: all(a <= b for a, b in zip(st, st[1:]))
+            and all((x.ce <= y.ce) if clean else (x.re <= y.re) for x, y in zip(toks, itertools.islice(toks, 1, None)))
+            for clean, st in self._starts.items()
         }
         self._flags = sorted(cleaned.flags, key=lambda f: (f.start, f.end))
         self._flag_starts = [f.start for f in self._flags]
@@ -932,8 +962,11 @@ class _Content:
         """:func:`_range` over the only tokens of toks[lo:hi] that can cover or straddle [a, b): those that end
         after ``a`` and start before ``b`` (the others are neither inside the span nor across its edge)."""
         if self._sorted[clean]:
-            starts, ends = self._offsets[clean]
-            lo, hi = max(lo, bisect.bisect_right(ends, a, lo, hi)), min(hi, bisect.bisect_left(starts, b, lo, hi))
+            starts, toks = self._starts[clean], self.toks
+            first = bisect.bisect_right(starts, a, lo, hi)  # tokens from here start after a (so end after it) ...
+            while first > lo and (toks[first - 1].ce if clean else toks[first - 1].re) > a:
+                first -= 1  # ... and those just before that still end after a (ends are sorted too)
+            lo, hi = first, min(hi, bisect.bisect_left(starts, b, lo, hi))
         return _range(self.toks, lo, hi, a, b, clean) if lo < hi else None
 
     def _records_near(self, starts: list[int], span: int, rlo: int, rhi: int) -> range:
@@ -1060,7 +1093,7 @@ class _Structure:
     """The divisions of the body: one div per law / clause / rule (nested as the laws are), sections
     for headings, paragraphs split at blank lines; their content is left to ``_Content``."""
 
-    def __init__(self, cleaned: Cleaned, segmented: Segmented, toks: list[_Tok], content: _Content):
+    def __init__(self, cleaned: Cleaned, segmented: Segmented, toks: list[_Token], content: _Content):
         self.c, self.s, self.toks, self.content = cleaned, segmented, toks, content
         self.by_id = {law.id: law for law in segmented.laws}
         self.emitted_ids: dict[str, int] = {}

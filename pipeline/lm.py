@@ -41,6 +41,7 @@ BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
 LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
 JUNK_CHARS = "^|*{}<>%$\\;"
+SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
 
 
 @dataclass(frozen=True)
@@ -282,8 +283,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         junk = has_junk(t)
         if not junk and sum(c.isalpha() for c in t) < cfg.min_letters:
             continue
-        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬"):
-            continue  # half of a hyphenated word (a line-end fragment: atten- tion)
+        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or SPLIT_TAIL.search(text, max(0, s - 8), s):
+            continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         core = t.strip("'’»")
         junk = junk or (
             not core.isalpha()

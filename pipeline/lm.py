@@ -67,12 +67,19 @@ class LMConfig:
     realword: bool = True  # also judge known words one cheap confusion from another word
     realword_max_cost: float = 0.7
     realword_max_logp: float = -3.0  # ... only where log10 P of it (or of the next word after it) is below this
+    frequent_zipf: float = 99.0  # ... and one plain edit from a word this frequent (wa/was, rot/not, tee/the; 99: off)
+    frequent_max_len: int = 5  # ... when the printed word has at most this many letters
     w_trigram: float = 0.85  # mixture weights of the voices (renormalised over those present)
     w_pairs: float = 0.1
     w_doc: float = 0.05
     unk_logp: float = -8.0  # log10 P of a word no voice knows (a non-word as printed)
     period_logp: float = -5.5  # log10 P of a period word the modern model does not know
     max_candidates: int = 8  # cheapest channel candidates scored by the model
+    # where no n-gram model exists (French): a word flagged as a likely slip of one the witness prints often
+    slip_max_zipf: float = 4.0  # ... a word rarer than this in the language,
+    slip_min_count: int = 3  # ... printed once, one OCR slip from a word the witness prints this many times
+    slip_min_gain: float = 1.5  # ... and this much more frequent (zipf) in the language
+    slip_max_cost: float = 1.2  # ... (channel cost of the slip: one plain edit or confusion)
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
 
     def for_lang(self, lang: str) -> "LMConfig":
@@ -267,6 +274,28 @@ def case_like(model: str, word: str) -> str:
     return word
 
 
+def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
+    """The words at least ``cfg.frequent_zipf`` frequent one plain edit (or one confusion) from the known word
+    ``lw``, with their channel cost: the short function words an OCR slip turns into another word."""
+    memo = rep.memo("lm_frequent_neighbours")
+    key = (lw, cfg.frequent_zipf)
+    hit = memo.get(key)
+    if hit is None:
+        pool = memo.get(("pool", cfg.frequent_zipf))
+        if pool is None:
+            pool = memo["pool", cfg.frequent_zipf] = sorted(
+                w for w, z in rep.zipf.items() if z >= cfg.frequent_zipf and w.isalpha()
+            )
+        from rapidfuzz import process
+        from rapidfuzz.distance import Levenshtein
+
+        near = [w for w, _, _ in process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
+        hit = memo[key] = [
+            (w, c) for w in near if w != lw and len(w) > 1 for c in [rep.channel.cost(lw, w, 1.0)] if c <= 1.0
+        ]
+    return hit
+
+
 def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
@@ -322,6 +351,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
                 cands = memo[lw, cfg.realword_max_cost] = [
                     (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
                 ]
+            if len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0:
+                cands = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
         else:
             cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
@@ -389,6 +420,47 @@ def voice_for(
     tri = None if "trigram" in off else "auto"
     bg = None if "pairs" in off else bigram_model(rep.lang)
     return Voice(rep.lang, cfg, bg, period, uni, bi, trigram=tri)
+
+
+WORD = regex.compile(r"(?<![\p{L}'’-])\p{L}{3,}(?![\p{L}'’-])")
+
+
+def witness_slips(
+    text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()
+) -> list[tuple[int, int, str, tuple[str, ...], str]]:
+    """Real words to flag where no n-gram model judges them (French): a word rarer than ``slip_max_zipf``,
+    printed once in the text, one OCR slip (channel cost <= ``slip_max_cost``) from a word the text prints
+    ``slip_min_count`` times and ``slip_min_gain`` zipf more frequent (fr-000 ``coup est Ion``: bon, printed
+    4 times).  (start, end, word, candidates, reason); never a change: the witness's counts are no proof."""
+    if voice.tri is not None or voice.bg is not None:
+        return []
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    from .clean.lexicon import count_text
+
+    uni = voice.doc_uni or count_text(text)[0]
+    pool = [w for w, n in uni.items() if n >= cfg.slip_min_count and w.isalpha()]
+    out = []
+    for m in WORD.finditer(text):
+        lw = m.group().lower()
+        z = rep.zipf_of(lw)
+        if uni.get(lw, 0) != 1 or not 0.0 < z < cfg.slip_max_zipf or rep.protected(lw) or lw in voice.period:
+            continue
+        near = [w for w, _, _ in process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
+        cands = [
+            (c, w)
+            for w in near
+            if w != lw and rep.zipf_of(w) >= z + cfg.slip_min_gain
+            for c in [rep.channel.cost(lw, w, cfg.slip_max_cost)]
+            if c <= cfg.slip_max_cost
+        ]
+        if cands:
+            cands.sort()
+            ws = tuple(w for _, w in cands)
+            why = f"real word printed once, one slip from {ws[0]!r} (printed {uni[ws[0]]} times, zipf {rep.zipf_of(ws[0]):.1f} vs {z:.1f})"
+            out.append((m.start(), m.end(), m.group(), ws, why))
+    return out
 
 
 def apply_verdicts(text: str, verdicts: list[Verdict]) -> str:

@@ -98,6 +98,20 @@ def test_debris_alone_between_words_is_junk_and_flagged():
     assert [(f.text, f.reason) for f in cl.flags if f.text == ")%"] == [(")%", "junk: debris between words")]
 
 
+def test_a_rare_real_word_one_slip_from_a_word_the_witness_prints_often_is_flagged_in_french():
+    text = (
+        "Le coup est bon. Si la carte est vue, le coup est bon. Le coup est bon quand il donne. "
+        "Si c'est de son jeu, le coup est Ion, puisque cette connaissance est la sienne."
+    )
+    res = load_resources(DEFAULT_CORPUS, "fr")
+    w = next(w for w in load_witnesses(DEFAULT_CORPUS) if w.lang == "fr")
+    cl = clean(WitnessText(w, text), res, CleanConfig())
+    assert "est Ion" in cl.text  # (flagged, not changed: the witness's counts are no proof)
+    flags = {f.text: f for f in cl.flags}
+    assert "Ion" in flags and flags["Ion"].candidates[:1] == ("bon",)
+    assert set(flags) == {"Ion"}  # (frequent words and words printed more than once are not slips)
+
+
 def test_a_capitalised_known_name_inside_a_sentence_is_left_alone(rep):
     text = "The game was played at London by the club."
     v = lm.voice_for(text, rep)

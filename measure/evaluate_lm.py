@@ -38,6 +38,8 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
         "name_margin": (99.0, 3.0, 1.0),
         "rare_margin": (99.0, 5.0, 3.0),
         "realword_margin": (99.0, 4.0, 3.0, 2.5),
+        # (a setting of the proposals, not only of the decision: each value has its own proposals, PROPOSAL_AXES)
+        "frequent_zipf": (99.0, 6.0, 5.5, 5.0),
     }
     if quick:
         axes = {
@@ -47,6 +49,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
             "name_margin": (99.0, 1.0),
             "rare_margin": (99.0, 5.0),
             "realword_margin": (99.0, 3.0),
+            "frequent_zipf": (99.0, 5.5),
         }
     keys = list(axes)
     # (the grid searches every margin in every language: strong_langs names all of them here)
@@ -56,6 +59,13 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
         replace(base, **dict(zip(keys, vals)))  # type: ignore[arg-type]
         for vals in itertools.product(*(axes[k] for k in keys))
     ]
+
+
+PROPOSAL_AXES = ("frequent_zipf",)  # LMConfig fields that change the proposals themselves
+
+
+def proposal_key(cfg: lm.LMConfig) -> tuple:
+    return tuple(getattr(cfg, k) for k in PROPOSAL_AXES)
 
 
 def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
@@ -71,15 +81,17 @@ def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
     ]
 
 
-def held_out(docs, cleaned, props, settings) -> tuple[list[str], list]:
-    """Pooled held-out texts of the LM pass over ``cleaned`` (proposals ``props``), and the folds."""
+def held_out(docs, cleaned, props_by, settings) -> tuple[list[str], list]:
+    """Pooled held-out texts of the LM pass over ``cleaned`` (``props_by``: the proposals of each document by
+    :func:`proposal_key` of a setting), and the folds."""
     golds = [normalise(g) for _, g in docs]
     items = list(range(len(docs)))
 
     ranks: dict = {}  # (lam, channel_scale) -> per document, the ranked candidates of each proposal
 
     def run(idx, cfg):
-        key = (cfg.lam, cfg.channel_scale)
+        key = (cfg.lam, cfg.channel_scale, proposal_key(cfg))
+        props = props_by[proposal_key(cfg)]
         if key not in ranks:
             ranks[key] = [[lm.rank(p, cfg) for p in ps] for ps in props]
         rk = ranks[key]
@@ -112,13 +124,21 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
         learnt = []
         for off in ablations:
             t0 = time.perf_counter()
-            props = [lm.proposals(c, rep, lm.voice_for(c, rep, off=off)) for c in cleaned]
-            texts, folds = held_out(docs, cleaned, props, settings)
+            voices = [lm.voice_for(c, rep, off=off) for c in cleaned]
+            props_by = {
+                k: [
+                    lm.proposals(c, rep, v, replace(lm.LMConfig(), **dict(zip(PROPOSAL_AXES, k))))
+                    for c, v in zip(cleaned, voices)
+                ]
+                for k in sorted({proposal_key(s) for s in settings})
+            }
+            texts, folds = held_out(docs, cleaned, props_by, settings)
             st = error_stats([(o, t, g) for (o, g), t in zip(docs, texts)])
             label = "clean+lm(folds)" if not off else f"  without {next(iter(off))}"
             rows.append((name, label, st))
             if not off:
                 learnt = [asdict(f.setting) for f in folds]
+                props = props_by[proposal_key(folds[0].setting)]
                 nflag = sum(1 for ps in props for p in ps if lm.decide(p, folds[0].setting).flag)
             print(f"... {name} {label} {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
         for s, m, st in rows:

@@ -1,7 +1,7 @@
 """Junk left in a reading text: tokens no reader should meet unflagged.
 
 A token (a run of non-space characters, its surrounding punctuation stripped) is junk when it mixes
-letters with debris characters (``^ | * { } < > % $ \\ ;``), has digits inside a word (``n6w``; an
+letters with debris characters (``^ | * { } < > % $ \\ ;``) or is debris alone between words, has digits inside a word (``n6w``; an
 ordinal such as ``17th`` or ``2e`` is a number), or is a non-word of three letters or more: no lexicon
 knows it (``known``), and it is not a number, a name (capitalised inside a sentence), a capital
 abbreviation or a word split at a line-end hyphen.  :func:`unflagged_junk` is what ``make eval`` counts
@@ -23,6 +23,9 @@ DEBRIS = set("^|*{}<>%$\\;")
 DIGIT_INSIDE = regex.compile(r"\p{L}\d|\d\p{L}")
 ORDINAL = regex.compile(r"\d+(?:st|nd|rd|th|d|e|er|re|ème|eme|me|o|os|mo|bis)\.?", regex.I)
 WORDISH = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
+# a token of debris alone between words (``jeu )% coup``): no letters, a debris character that is no
+# footnote star, no currency or per-cent sign after a number
+DEBRIS_ALONE = regex.compile(r"(?<![\S])[()\[\]^|*{}<>%$\\;]*[\^|{}<>%\\][()\[\]^|*{}<>%$\\;]*(?!\S)")
 
 
 def junk_tokens(text: str, known: Callable[[str], bool]) -> list[tuple[int, int, str, str]]:
@@ -38,6 +41,9 @@ def junk_tokens(text: str, known: Callable[[str], bool]) -> list[tuple[int, int,
         e = s + len(core)
         was_start = sentence_start
         sentence_start = raw.rstrip("»\"”’')]").endswith((".", "!", "?", ":"))
+        if DEBRIS_ALONE.fullmatch(raw) and not text[: m.start()].rstrip()[-1:].isdigit():
+            out.append((m.start(), m.end(), raw, "debris between words"))
+            continue
         if not core or not any(c.isalpha() for c in core):
             continue
         if any(c in DEBRIS for c in core):

@@ -80,6 +80,38 @@ def test_junk_without_a_repair_is_flagged_and_never_changed(rep):
     assert all(not (x.flag and x.after) for x in vs)  # a flagged word is never a changed one
 
 
+def test_the_second_half_of_a_word_split_at_a_kept_hyphen_is_not_judged(rep):
+    # (the gold of a page that keeps its line-end hyphens prints "ex- pected": read alone, "pected" became "acted")
+    text = "Mr Wood, from London, is ex- pected to advocate the cause, and the petition was or-\ndered to lie."
+    v = lm.voice_for(text, rep)
+    judged = {p.printed for p in lm.proposals(text, rep, v)}
+    assert judged.isdisjoint({"pected", "dered", "ex", "or"})
+
+
+def test_debris_alone_between_words_is_junk_and_flagged():
+    text = "Si c'est de son jeu )% coup est bon, et 5 % de plus."
+    found = [(t, why) for _, _, t, why in junk.junk_tokens(text, lambda w: True)]
+    assert found == [(")%", "debris between words")]  # (a per-cent sign after a number is no debris)
+    res = load_resources(DEFAULT_CORPUS, "fr")
+    w = next(w for w in load_witnesses(DEFAULT_CORPUS) if w.lang == "fr")
+    cl = clean(WitnessText(w, text), res, CleanConfig())
+    assert [(f.text, f.reason) for f in cl.flags if f.text == ")%"] == [(")%", "junk: debris between words")]
+
+
+def test_a_rare_real_word_one_slip_from_a_word_the_witness_prints_often_is_flagged_in_french():
+    text = (
+        "Le coup est bon. Si la carte est vue, le coup est bon. Le coup est bon quand il donne. "
+        "Si c'est de son jeu, le coup est Ion, puisque cette connaissance est la sienne."
+    )
+    res = load_resources(DEFAULT_CORPUS, "fr")
+    w = next(w for w in load_witnesses(DEFAULT_CORPUS) if w.lang == "fr")
+    cl = clean(WitnessText(w, text), res, CleanConfig())
+    assert "est Ion" in cl.text  # (flagged, not changed: the witness's counts are no proof)
+    flags = {f.text: f for f in cl.flags}
+    assert "Ion" in flags and flags["Ion"].candidates[:1] == ("bon",)
+    assert set(flags) == {"Ion"}  # (frequent words and words printed more than once are not slips)
+
+
 def test_a_capitalised_known_name_inside_a_sentence_is_left_alone(rep):
     text = "The game was played at London by the club."
     v = lm.voice_for(text, rep)
@@ -120,7 +152,7 @@ def test_cross_validation_never_scores_a_setting_on_the_documents_it_was_chosen_
 from pipeline import junk  # noqa: E402
 from pipeline.clean import DEFAULT_CORPUS, REGISTRY, clean, load_resources  # noqa: E402
 from pipeline.corpus import load_witnesses, witness_text  # noqa: E402
-from pipeline.model import offset_maps  # noqa: E402
+from pipeline.model import WitnessText, offset_maps  # noqa: E402
 
 
 def test_the_lm_pass_is_registered_last_of_the_word_passes():

@@ -11,6 +11,7 @@ folds by :mod:`measure.evaluate_lm`)."""
 from __future__ import annotations
 
 from .. import lm
+from ..junk import DEBRIS_ALONE
 from .edits import Edit, non_overlapping
 from .passes import Pass, PassContext, PassResult
 
@@ -49,6 +50,13 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
                     else "non-word: no lexicon knows it" + ("; " + v.evidence if v.candidates else ""),
                 )
             )
+    taken = [(e.start, e.end) for e in edits] + [(f[0], f[1]) for f in flags]
+    for s, e, t, cands, why in lm.witness_slips(text, ctx.rep, voice, cfg):
+        if not any(a < e and s < b for a, b in taken):
+            flags.append((s, e, t, cands, 0.0, why))
+    for m in DEBRIS_ALONE.finditer(text):
+        if not text[: m.start()].rstrip()[-1:].isdigit():
+            flags.append((m.start(), m.end(), m.group(), (), 0.0, "junk: debris between words"))
     return PassResult(non_overlapping(edits), flags)
 
 

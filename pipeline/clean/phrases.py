@@ -113,12 +113,15 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     # n-grams by (length, first words, last words) for every split into anchors and a middle: a window's
     # known words select its n-grams directly
     lengths = sorted({len(g) for g in grams})
-    by_anchor: dict[tuple, list[tuple[str, ...]]] = {}
+    # (and within each, by the length of the reading of the middle: a window tries only readings within 3
+    # characters of its printed middle, so that a window with no anchor does not walk every n-gram of a book)
+    by_anchor: dict[tuple, dict[int, list[tuple[tuple[str, ...], str]]]] = {}
     for g in grams:
         glen = len(g)
         for lp in range(glen):
             for ls in range(glen - lp):
-                by_anchor.setdefault((glen, g[:lp], g[glen - ls :]), []).append(g)
+                target = " ".join(g[lp : glen - ls])
+                by_anchor.setdefault((glen, g[:lp], g[glen - ls :]), {}).setdefault(len(target), []).append((g, target))
     cost_cache: dict = {}
 
     def cost(printed: str, target: str) -> float:
@@ -165,10 +168,9 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
                 mapped = _debris_mapped(printed).lower()
-                for glen, grams_sel in selected:
-                    for g in grams_sel:
-                        target = " ".join(g[len(pre) : glen - len(suf)])
-                        if abs(len(target) - plen) > 3 or target == printed.lower():
+                for glen, by_len in selected:
+                    for g, target in (x for n_ in range(plen - 3, plen + 4) for x in by_len.get(n_, ())):
+                        if target == printed.lower():
                             continue
                         bare = not pre and not suf
                         lim = cfg.phrase_bare_max_edits if bare else min(cfg.phrase_max_edits, len(target) // 2 + 1)

@@ -1194,6 +1194,12 @@ class _Structure:
     def blocks(self, div: etree._Element, idx: list[int], law: Law | None, continuing: bool = False) -> None:
         """Paragraphs of one segment, split after blank lines that the cleaner kept."""
         paras: list[list[int]] = [[]]
+        # (the last position of idx holding more than white space: "is there text after this newline" without a
+        # scan of the rest of the segment at every newline, which was quadratic in a book's long segment)
+        last_text = max(
+            (n for n, k in enumerate(idx) if self.toks[k].kind != "char" or not self.toks[k].text.isspace()),
+            default=-1,
+        )
         for n, k in enumerate(idx):
             paras[-1].append(k)
             t = self.toks[k]
@@ -1202,13 +1208,13 @@ class _Structure:
                 j = len(paras[-1]) - 2
                 while j >= 0 and self.toks[paras[-1][j]].kind == "char" and self.toks[paras[-1][j]].text in " \t":
                     j -= 1
-                rest = idx[n + 1 :]
+                after = self.toks[idx[n + 1]]
                 if (
                     j >= 0
                     and self.toks[paras[-1][j]].kind == "char"
                     and self.toks[paras[-1][j]].text == "\n"
-                    and not (self.toks[rest[0]].kind == "char" and self.toks[rest[0]].text.isspace())
-                    and any(self.toks[r].kind != "char" or not self.toks[r].text.isspace() for r in rest)
+                    and not (after.kind == "char" and after.text.isspace())
+                    and last_text > n
                 ):
                     paras.append([])
         for pi, para in enumerate(paras):

@@ -159,6 +159,11 @@ def _read_toml(path: Path) -> dict:
         raise ExtractionError(f"{path}: {e}") from None
 
 
+def _token_test(part: str) -> str:
+    """The regular expression one token test of a pattern is (searched in a token's "lower|lemma|..." key)."""
+    return rf"(?:^|\|)(?:{fold(part)})(?:\||$)"
+
+
 def _spacy_pattern(source: str, max_gap: int, where: str) -> list[dict]:
     pattern: list[dict] = []
     for part in source.split():
@@ -174,7 +179,7 @@ def _spacy_pattern(source: str, max_gap: int, where: str) -> list[dict]:
             re.compile(rx)
         except re.error as e:
             raise ExtractionError(f"{where}: pattern {source!r}: {part!r} is not a regular expression ({e})") from None
-        pattern.append({"_": {KEY_ATTR: {"REGEX": rf"(?:^|\|)(?:{rx})(?:\||$)"}}})
+        pattern.append({"_": {KEY_ATTR: {"REGEX": _token_test(part)}}})
     if not pattern or "OP" in pattern[-1]:
         raise ExtractionError(f"{where}: pattern {source!r} is empty or ends with a gap")
     return pattern
@@ -278,8 +283,8 @@ class _Prefilter:
             need = set()
             for part in r.source.split():
                 if not re.fullmatch(r"~\d+", part):
-                    # (the test exactly as the pattern's REGEX predicate makes it, which spaCy runs with search)
-                    need.add(index.setdefault(rf"(?:^|\|)(?:{fold(part)})(?:\||$)", len(index)))
+                    # (the pattern's REGEX predicate itself, which spaCy runs with search)
+                    need.add(index.setdefault(_token_test(part), len(index)))
             self.needs.append(frozenset(need))
         self.tests = [re.compile(rx) for rx in index]
         self.memo: dict[str, frozenset[int]] = {}

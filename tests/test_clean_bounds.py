@@ -208,3 +208,39 @@ def test_fuzz_clean_text_never_fails_and_stays_in_budget(warm, text, lang, domai
     assert replay(text, cleaned.corrections) == cleaned.text
     assert dt < 30, dt  # (traced: several times slower than plain)
     assert peak < 200 * 2**20, peak
+
+
+JOIN_WORDS = st.sampled_from(["pre", "tence", "well", "known", "re", "voke", "a", "Dealer"])
+JOIN_SEPS = st.sampled_from(["-\n", "- ", "-", " ", "¬ ", "-\n ,"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(words=st.lists(st.tuples(JOIN_WORDS, JOIN_SEPS), max_size=30))
+def test_inline_hyphens_beside_line_end_joins_are_found_as_by_a_full_scan(words):
+    """The inline-hyphen pass skips a hyphen overlapping an end-of-line join by bisection (a book has
+    thousands of joins): its edits are those a scan over every join finds."""
+    from pipeline.clean.hyphenation import HYPH_EOL, HYPH_INLINE, pass_hyphenation
+
+    text = "".join(w + sep for w, sep in words)
+    lexicon = {"pretence", "well", "known", "revoke", "a", "dealer", "wellknown"}
+
+    def is_word(w: str) -> bool:
+        return w.lower() in lexicon
+
+    def is_compound(a: str, b: str) -> bool:
+        return (a + b).lower() == "wellknown"
+
+    eol = [
+        (m.end(1), m.start(2))
+        for m in HYPH_EOL.finditer(text)
+        if is_compound(m.group(1), m.group(2)) or m.group(2)[0].islower() or is_word(m.group(1) + m.group(2))
+    ]
+    inline = [
+        (m.end(1), m.start(2))
+        for m in HYPH_INLINE.finditer(text)
+        if not any(x < m.start(2) and m.end(1) < y for x, y in eol)
+        and is_word(m.group(1) + m.group(2))
+        and not is_compound(m.group(1), m.group(2))
+    ]
+    got = [(e.start, e.end) for e in pass_hyphenation(text, is_word, is_compound)]
+    assert got == sorted(eol + inline)

@@ -3,6 +3,7 @@ left inside a line, are joined; real compounds keep their hyphen (the line break
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from typing import TYPE_CHECKING, Callable
 
 import regex
@@ -59,11 +60,15 @@ def pass_hyphenation(
                     f"end-of-line hyphen joined: {a}+{b}",
                 )
             )
-    taken = [(e.start, e.end) for e in edits]
+    # the end-of-line joins' spans, disjoint and in text order: an inline hyphen overlaps one of them
+    # exactly when the last span starting before its end reaches past its start (bisection, not a scan)
+    taken_starts = [e.start for e in edits]
+    taken_ends = [e.end for e in edits]
     for m in HYPH_INLINE.finditer(text):
         a, b = m.group(1), m.group(2)
         s, e = m.end(1), m.start(2)
-        if any(x < e and s < y for x, y in taken):
+        k = bisect_left(taken_starts, e) - 1
+        if k >= 0 and taken_ends[k] > s:
             continue
         if is_word(a + b) and not is_compound(a, b):
             edits.append(

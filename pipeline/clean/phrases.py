@@ -6,9 +6,11 @@ anchor in the next)."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from bisect import bisect_left, bisect_right
+from typing import TYPE_CHECKING, NamedTuple
 
 import regex
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from .edits import Edit, non_overlapping
@@ -82,6 +84,14 @@ def _phrase_damage(t: str, rep: Repairer) -> bool | str:
     return damaged
 
 
+class _Readings(NamedTuple):
+    """The readings (middles of n-grams) of one (n, first words, last words) key, by length."""
+
+    lengths: list[int]
+    targets: list[str]
+    grams: list[tuple[str, ...]]
+
+
 def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     """Witness-internal phrase repair: a window of 1..3 printed tokens holding a damaged token (unknown to
     the lexicon, or with debris in it) is read as a word n-gram the witness itself prints at least
@@ -115,13 +125,21 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     lengths = sorted({len(g) for g in grams})
     # (and within each, by the length of the reading of the middle: a window tries only readings within 3
     # characters of its printed middle, so that a window with no anchor does not walk every n-gram of a book)
-    by_anchor: dict[tuple, dict[int, list[tuple[tuple[str, ...], str]]]] = {}
+    # (each key's readings sorted by length, so that the readings within 3 characters are one slice, and
+    # the slice is compared with the printed middle by rapidfuzz in C: a book's bare windows meet tens of
+    # thousands of readings)
+    grouped: dict[tuple, list[tuple[int, str, tuple[str, ...]]]] = {}
     for g in grams:
         glen = len(g)
         for lp in range(glen):
             for ls in range(glen - lp):
                 target = " ".join(g[lp : glen - ls])
-                by_anchor.setdefault((glen, g[:lp], g[glen - ls :]), {}).setdefault(len(target), []).append((g, target))
+                grouped.setdefault((glen, g[:lp], g[glen - ls :]), []).append((len(target), target, g))
+    by_anchor: dict[tuple, _Readings] = {}
+    for key, rows in grouped.items():
+        rows.sort(key=lambda r: r[0])
+        by_anchor[key] = _Readings([r[0] for r in rows], [r[1] for r in rows], [r[2] for r in rows])
+    del grouped
     cost_cache: dict = {}
 
     def cost(printed: str, target: str) -> float:
@@ -168,14 +186,23 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                 printed = text[mid_s:mid_e]
                 plen = len(printed)
                 mapped = _debris_mapped(printed).lower()
-                for glen, by_len in selected:
-                    for g, target in (x for n_ in range(plen - 3, plen + 4) for x in by_len.get(n_, ())):
-                        if target == printed.lower():
+                printed_low = printed.lower()
+                bare = not pre and not suf
+                most = cfg.phrase_bare_max_edits if bare else cfg.phrase_max_edits
+                for _glen, rd in selected:
+                    i0, i1 = bisect_left(rd.lengths, plen - 3), bisect_right(rd.lengths, plen + 3)
+                    if i0 == i1:
+                        continue
+                    # plain edit distance first (C): the channel cost only for near readings
+                    near = process.extract(
+                        mapped, rd.targets[i0:i1], scorer=Levenshtein.distance, score_cutoff=most, limit=None
+                    )
+                    for target, dist, j in near:
+                        if target == printed_low:
                             continue
-                        bare = not pre and not suf
-                        lim = cfg.phrase_bare_max_edits if bare else min(cfg.phrase_max_edits, len(target) // 2 + 1)
-                        if Levenshtein.distance(mapped, target, score_cutoff=lim) > lim:
-                            continue  # plain edit distance first (C): the channel cost only for near readings
+                        if not bare and dist > min(cfg.phrase_max_edits, len(target) // 2 + 1):
+                            continue
+                        g = rd.grams[i0 + j]
                         c = cost(printed, target)
                         if any(x[3] == "rare" for x in win[lo : hi + 1]) and (
                             c > cfg.phrase_rare_max_cost or target.startswith(mapped) or mapped.startswith(target)

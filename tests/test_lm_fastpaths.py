@@ -93,3 +93,19 @@ def test_the_memoised_window_equals_its_three_probabilities(k, words, data):
             want += reference_logp(v, r2, r1, w)
     assert v.window(words, i, w) == want
     assert v.delta(words, i, w) == want - v.window(words, i, words[i])
+
+
+def test_the_collector_thresholds_are_raised_while_cleaning_and_restored_after():
+    import gc
+
+    from pipeline.clean import clean_text
+    from pipeline.clean.memo import GC_YOUNG_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections():
+        with fewer_collections():
+            assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD
+        assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD  # (the outer use still runs)
+    assert gc.get_threshold() == before
+    clean_text("Tbe king takes tbe trick.", "en")
+    assert gc.get_threshold() == before

@@ -427,6 +427,12 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
     return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))
 
 
+@lru_cache(maxsize=4)
+def _with_plurals(words: frozenset[str]) -> frozenset[str]:
+    """``words`` and the plural of each (built once per word list: GCIDE has some 100 k headwords)."""
+    return words | {w + "s" for w in words if len(w) >= 4 and not w.endswith("s")}
+
+
 VOICES = ("trigram", "pairs", "doc", "period")  # what :func:`voice_for` can leave out (ablation)
 
 
@@ -453,7 +459,7 @@ def voice_for(
             if rep.lang == "en":
                 gc = gcide_words() if period_extra is None else period_extra
                 # (Webster lists lemmas: a plural of one is a period word too, "the outgoers")
-                words |= gc | {w + "s" for w in gc if len(w) >= 4 and not w.endswith("s")}
+                words |= _with_plurals(gc)
             period = memo[key] = frozenset(words)
     tri = None if "trigram" in off else "auto"
     bg = None if "pairs" in off else bigram_model(rep.lang)

@@ -72,3 +72,10 @@ def test_the_printed_tables_built_directly_equal_those_from_the_python_rows(o, l
     assert len(direct) == len(rows)
     for a, b in zip(direct, rows):
         assert a.dtype == b.dtype and a.flags.c_contiguous and a.tolist() == b.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(PRINTED, st.lists(st.text(alphabet="aeimnrséèçΣİß'", max_size=8), max_size=6), st.sampled_from([None, 1.6]))
+def test_batched_costs_of_any_intended_letters_equal_one_cost_at_a_time(o, ts, cut):
+    _, fast = CHANNELS["fr"]
+    assert fast.costs(o, ts, cut) == [fast.cost(o, t, cut) for t in ts]

@@ -12,7 +12,6 @@ random strings.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import accumulate
 
 import numpy as np
 from numba import njit
@@ -201,6 +200,10 @@ class FastChannel(Channel):
         self._words: dict[str, tuple] = {}
         # printed character -> (lower-case code, accent-folded code, debris?, upper case?, lower case?)
         self._chars: dict[str, tuple[int, int, bool, bool, bool]] = {}
+        # Channel.by_last with each confusion as (printed side, its length, lower case?, cost, intended codes)
+        self._by_last_enc = {
+            k: tuple((p, len(p), p.islower(), c, tuple(map(ord, q))) for p, q, c in v) for k, v in self.by_last.items()
+        }
 
     @Channel.extra_letter.setter  # type: ignore[attr-defined]
     def extra_letter(self, v: float) -> None:
@@ -216,7 +219,7 @@ class FastChannel(Channel):
         # here directly from the printed string: the same tables, without its per-row substitution objects
         ol = o.lower()
         n = len(o)
-        by_last, junk_del, extra = self.by_last, self.junk_del, self._extra_letter
+        by_last, junk_del, extra = self._by_last_enc, self.junk_del, self._extra_letter
         enc = self._chars
         lo: list[int] = []
         fo: list[int] = []
@@ -244,17 +247,17 @@ class FastChannel(Channel):
             noise.append(i > 1 and e[3] and prev_lower)
             prev_lower = e[4]
             cs.append(len(clp))
-            conf = by_last.get(ch, ())
+            conf = by_last.get(ch)
             if ch != ol[i - 1]:
-                conf = tuple(conf) + tuple(by_last.get(ol[i - 1], ()))
-            for p, q, c in conf:
-                lp = len(p)
-                if lp <= i and (o[i - lp : i] == p or (p.islower() and ol[i - lp : i] == p)):
-                    clp.append(lp)
-                    ccost.append(c)
-                    cqs.append(len(qbuf))
-                    cql.append(len(q))
-                    qbuf.extend(map(ord, q))
+                conf = (conf or ()) + (by_last.get(ol[i - 1]) or ())
+            if conf:
+                for p, lp, plow, c, q in conf:
+                    if lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p)):
+                        clp.append(lp)
+                        ccost.append(c)
+                        cqs.append(len(qbuf))
+                        cql.append(len(q))
+                        qbuf.extend(q)
             ce.append(len(clp))
         # (three arrays cut into contiguous views: one array per table costs more than the tables)
         ints = np.array(lo + fo + cs + ce + clp + cqs + cql + qbuf, np.int64)
@@ -366,17 +369,21 @@ class FastChannel(Channel):
 
     def costs(self, o: str, ts: list[str], cutoff: float | None = None) -> list[float]:
         """:meth:`cost` of ``o`` for each word of ``ts``, in one compiled call (the same values)."""
-        if len(ts) < 2 or any(not t.isascii() and any(len(b.lower()) != 1 for b in t) for t in ts):
+        if len(ts) < 2:
             return [self.cost(o, t, cutoff) for t in ts]
         j = "".join(ts)
         if j.isascii():  # (as _word: lower case and accent-folded codes are the lower-case bytes)
             tc = np.frombuffer(j.encode("ascii"), np.uint8).astype(np.int64)
             tl = tf = np.frombuffer(j.lower().encode("ascii"), np.uint8).astype(np.int64)
         else:  # (the codes of _word, of all the words at once: each letter, lower-cased, accent-folded)
+            low = j.translate(_LOWER)
+            if len(low) != len(j):  # (a letter whose lower case is two characters: one word at a time)
+                return [self.cost(o, t, cutoff) for t in ts]
             tc = _codes(j)
-            tl = _codes(j.translate(_LOWER))
+            tl = _codes(low)
             tf = _codes(j.translate(_FOLDED))
-        bounds = np.array([0, *accumulate(map(len, ts))], np.int64)
+        bounds = np.zeros(len(ts) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, ts), np.int64, len(ts)), out=bounds[1:])
         prune = cutoff is not None and self._monotone
         args = (
             *self._printed(o),
@@ -391,4 +398,4 @@ class FastChannel(Channel):
             prune,
             self._max_jump,
         )
-        return [float(x) for x in _dp_many(*args)]  # type: ignore[call-arg]
+        return _dp_many(*args).tolist()  # type: ignore[call-arg]  # (Python floats, as float(x) of each)

@@ -144,7 +144,7 @@ class Voice:
         lang: str,
         cfg: LMConfig = LMConfig(),
         bigrams=None,
-        period: frozenset[str] = frozenset(),
+        period: frozenset[str] | dict[str, None] = frozenset(),
         doc_uni: Counter | None = None,
         doc_bi: Counter | None = None,
         trigram="auto",
@@ -157,6 +157,7 @@ class Voice:
         self.doc_uni = doc_uni or Counter()
         self.doc_bi = doc_bi or Counter()
         self._memo: dict[tuple[str, str, str], float] = {}
+        self._wmemo: dict[tuple[str, str, str, str, str], float] = {}  # (window() of 5 words)
 
     def known(self, w: str) -> bool:
         """Whether a voice knows ``w`` as a word."""
@@ -171,44 +172,61 @@ class Voice:
         if v is not None:
             return v
         cfg = self.cfg
-        parts = []  # (weight, probability)
+        # the mixture of the voices present, weights renormalised: sum(weight x probability) / sum(weight),
+        # summed in the order trigram, pairs, witness (straight-line: this runs for every new window word)
+        tot = num = 0.0
+        parts = 0
+        period = w in self.period
         if self.tri is not None:
-            hist = [h for h in (p1, p2) if h and h != BOUNDARY]
-            if p1 == BOUNDARY or (p1 and not hist):
-                hist = [BOUNDARY]
-            elif p2 == BOUNDARY and len(hist) == 1:
-                hist.append(BOUNDARY)
-            s = self.tri.prob([w] + hist)
+            if p1 == BOUNDARY:
+                hist = [w, BOUNDARY]
+            elif p1:
+                if p2 and p2 != BOUNDARY:
+                    hist = [w, p1, p2]
+                elif p2 == BOUNDARY:
+                    hist = [w, p1, BOUNDARY]
+                else:
+                    hist = [w, p1]
+            elif p2 and p2 != BOUNDARY:
+                hist = [w, p2]  # (no word just before, one before it)
+            else:
+                hist = [w]
+            s = self.tri.prob(hist)
             if s == PS_UNKNOWN:
-                pt = 10**cfg.period_logp if w in self.period else 0.0
+                pt = 10**cfg.period_logp if period else 0.0
             else:
                 pt = 10 ** (s * LOG_BASE)
-            parts.append((cfg.w_trigram, pt))
+            tot += cfg.w_trigram
+            num += cfg.w_trigram * pt
+            parts += 1
         bg = self.bg
         if bg is not None:
             lw = bg.words.get(w)
             lp = bg.words.get(p1) if p1 and p1 != BOUNDARY else None
             if lw is None:
-                pb = 10**cfg.period_logp if w in self.period else 0.0
+                pb = 10**cfg.period_logp if period else 0.0
             elif lp is not None:
                 n = bg.pairs.get(p1 + " " + w)
                 pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
             else:
                 pb = 10 ** (lw - bg.log_total)
-            parts.append((cfg.w_pairs, min(1.0, pb)))
+            tot += cfg.w_pairs
+            num += cfg.w_pairs * (pb if pb < 1.0 else 1.0)
+            parts += 1
         if self.doc_uni:
             n1 = self.doc_uni.get(p1, 0)
             # (the printed occurrence itself is no evidence: one pair less)
-            n = max(0, self.doc_bi.get((p1, w), 0) - 1)
-            pd = n / n1 if n1 else 0.0
-            parts.append((cfg.w_doc, pd))
+            n = self.doc_bi.get((p1, w), 0) - 1
+            pd = (n if n > 0 else 0) / n1 if n1 else 0.0
+            tot += cfg.w_doc
+            num += cfg.w_doc * pd
+            parts += 1
         if not parts:
             v = cfg.unk_logp
         else:
-            tot = sum(wt for wt, _ in parts)
-            p = sum(wt * x for wt, x in parts) / tot
+            p = num / tot
             v = max(cfg.unk_logp, math.log10(p)) if p > 0 else cfg.unk_logp
-            if w in self.period and v < cfg.period_logp:
+            if period and v < cfg.period_logp:
                 v = cfg.period_logp
         self._memo[key] = v
         return v
@@ -219,11 +237,16 @@ class Voice:
         left1 = words[i - 1] if i >= 1 else BOUNDARY
         r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
         r2 = words[i + 2] if i + 2 < len(words) else BOUNDARY
+        key = (left2, left1, w, r1, r2)  # (what the value depends on: the printed reading's window is asked
+        s = self._wmemo.get(key)  # once per candidate)
+        if s is not None:
+            return s
         s = self.logp(w, left1, left2 if left1 != BOUNDARY else "")
         if r1 != BOUNDARY:
             s += self.logp(r1, w, left1)
             if r2 != BOUNDARY:
                 s += self.logp(r2, r1, w)
+        self._wmemo[key] = s
         return s
 
     def delta(self, words: list[str], i: int, w: str) -> float:
@@ -404,6 +427,13 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
     return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))
 
 
+@lru_cache(maxsize=4)
+def _with_plurals(words: frozenset[str]) -> dict[str, None]:
+    """``words`` and the plural of each (built once per word list: GCIDE has some 100 k headwords), as the
+    keys of a dict (which the cyclic collector does not walk)."""
+    return dict.fromkeys(words | {w + "s" for w in words if len(w) >= 4 and not w.endswith("s")})
+
+
 VOICES = ("trigram", "pairs", "doc", "period")  # what :func:`voice_for` can leave out (ablation)
 
 
@@ -420,7 +450,7 @@ def voice_for(
     from .clean.lexicon import bigram_model, count_text
 
     uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
-    period: frozenset[str] = frozenset()
+    period: frozenset[str] | dict[str, None] = frozenset()
     if "period" not in off:
         memo = rep.memo("lm_period")  # (built once per repairer: GCIDE has some 100 k headwords)
         key = id(period_extra)
@@ -430,8 +460,10 @@ def voice_for(
             if rep.lang == "en":
                 gc = gcide_words() if period_extra is None else period_extra
                 # (Webster lists lemmas: a plural of one is a period word too, "the outgoers")
-                words |= gc | {w + "s" for w in gc if len(w) >= 4 and not w.endswith("s")}
-            period = memo[key] = frozenset(words)
+                words.update(_with_plurals(gc))
+            # (a dict of strings, not a frozenset: the cyclic collector leaves such a dict alone, while it
+            # walks a set's 200 k words at every full collection, 0.1-0.2 s each; only membership is asked)
+            period = memo[key] = dict.fromkeys(words)
     tri = None if "trigram" in off else "auto"
     bg = None if "pairs" in off else bigram_model(rep.lang)
     return Voice(rep.lang, cfg, bg, period, uni, bi, trigram=tri)

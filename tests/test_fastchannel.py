@@ -62,3 +62,20 @@ def test_the_batched_costs_equal_one_cost_at_a_time(o, ts, cut, lang):
     slow, fast = CHANNELS[lang]
     assert fast.costs(o, ts, cut) == [fast.cost(o, t, cut) for t in ts]
     assert slow.costs(o, ts, cut) == [slow.cost(o, t, cut) for t in ts]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="aeinrsmhlucdtoévwIJTOSl1i0'’ſĲİΣ" + JUNK, max_size=12), st.sampled_from(["fr", "en"]))
+def test_the_printed_tables_built_directly_equal_those_from_the_python_rows(o, lang):
+    _, fast = CHANNELS[lang]
+    direct, rows = fast._printed(o), fast._printed_rows(o)
+    assert len(direct) == len(rows)
+    for a, b in zip(direct, rows):
+        assert a.dtype == b.dtype and a.flags.c_contiguous and a.tolist() == b.tolist()
+
+
+@settings(max_examples=200, deadline=None)
+@given(PRINTED, st.lists(st.text(alphabet="aeimnrséèçΣİß'", max_size=8), max_size=6), st.sampled_from([None, 1.6]))
+def test_batched_costs_of_any_intended_letters_equal_one_cost_at_a_time(o, ts, cut):
+    _, fast = CHANNELS["fr"]
+    assert fast.costs(o, ts, cut) == [fast.cost(o, t, cut) for t in ts]

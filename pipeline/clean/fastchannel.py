@@ -12,13 +12,13 @@ random strings.
 from __future__ import annotations
 
 from functools import lru_cache
-from itertools import accumulate
 
 import numpy as np
 from numba import njit
 
 from ..textnorm import fold
 from .channel import Channel
+from .tokens import JUNK
 
 
 @lru_cache(maxsize=None)  # (one entry per character seen: the encodings fold the same letters again and again)
@@ -163,6 +163,28 @@ def _dp_many(
     return out
 
 
+class _CharTable(dict):
+    """A ``str.translate`` table filled on demand: code point -> ``fn`` of its character."""
+
+    def __init__(self, fn):
+        super().__init__()
+        self.fn = fn
+
+    def __missing__(self, k: int) -> str:
+        v = self[k] = self.fn(chr(k))
+        return v
+
+
+# (per character, as _word encodes one: str.lower of the whole string would read a final sigma in context)
+_LOWER = _CharTable(str.lower)
+_FOLDED = _CharTable(lambda ch: _strip_accents(ch.lower()))
+
+
+def _codes(s: str) -> np.ndarray:
+    """The code points of ``s`` as int64."""
+    return np.frombuffer(s.encode("utf-32-le", "surrogatepass"), np.uint32).astype(np.int64)
+
+
 def _code(ch: str) -> int:
     return ord(ch) if len(ch) == 1 else -1  # (a letter whose lower case is two characters equals no letter)
 
@@ -176,6 +198,12 @@ class FastChannel(Channel):
         super().__init__(*args, **kwargs)
         self._arrays: dict[str, tuple] = {}
         self._words: dict[str, tuple] = {}
+        # printed character -> (lower-case code, accent-folded code, debris?, upper case?, lower case?)
+        self._chars: dict[str, tuple[int, int, bool, bool, bool]] = {}
+        # Channel.by_last with each confusion as (printed side, its length, lower case?, cost, intended codes)
+        self._by_last_enc = {
+            k: tuple((p, len(p), p.islower(), c, tuple(map(ord, q))) for p, q, c in v) for k, v in self.by_last.items()
+        }
 
     @Channel.extra_letter.setter  # type: ignore[attr-defined]
     def extra_letter(self, v: float) -> None:
@@ -187,6 +215,77 @@ class FastChannel(Channel):
         a = self._arrays.get(o)
         if a is not None:
             return a
+        # the rows of Channel._prep (deletion cost, debris, noise, the confusions ending at each row), built
+        # here directly from the printed string: the same tables, without its per-row substitution objects
+        ol = o.lower()
+        n = len(o)
+        by_last, junk_del, extra = self._by_last_enc, self.junk_del, self._extra_letter
+        enc = self._chars
+        lo: list[int] = []
+        fo: list[int] = []
+        dl: list[float] = []
+        junk: list[bool] = []
+        noise: list[bool] = []
+        cs: list[int] = []
+        ce: list[int] = []
+        clp: list[int] = []
+        ccost: list[float] = []
+        cqs: list[int] = []
+        cql: list[int] = []
+        qbuf: list[int] = []
+        prev_lower = False
+        for i in range(1, n + 1):
+            ch = o[i - 1]
+            e = enc.get(ch)
+            if e is None:
+                al = ch.lower()
+                e = enc[ch] = (_code(al), _code(_strip_accents(al)), ch in JUNK, ch.isupper(), ch.islower())
+            lo.append(e[0])
+            fo.append(e[1])
+            dl.append(junk_del if e[2] else extra)
+            junk.append(e[2])
+            noise.append(i > 1 and e[3] and prev_lower)
+            prev_lower = e[4]
+            cs.append(len(clp))
+            conf = by_last.get(ch)
+            if ch != ol[i - 1]:
+                conf = (conf or ()) + (by_last.get(ol[i - 1]) or ())
+            if conf:
+                for p, lp, plow, c, q in conf:
+                    if lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p)):
+                        clp.append(lp)
+                        ccost.append(c)
+                        cqs.append(len(qbuf))
+                        cql.append(len(q))
+                        qbuf.extend(q)
+            ce.append(len(clp))
+        # (three arrays cut into contiguous views: one array per table costs more than the tables)
+        ints = np.array(lo + fo + cs + ce + clp + cqs + cql + qbuf, np.int64)
+        floats = np.array(dl + ccost, np.float64)
+        flags = np.array(junk + noise, np.bool_)
+        k = len(clp)
+        c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
+        a = (
+            ints[:n],
+            ints[n:c0],
+            floats[:n],
+            flags[:n],
+            flags[n:],
+            ints[c0:c1],
+            ints[c1:c2],
+            ints[c2:c3],
+            floats[n:],
+            ints[c3:c4],
+            ints[c4 : c4 + k],
+            ints[c4 + k :],
+        )
+        if len(self._arrays) >= self.ENC_CACHE_MAX:
+            self._arrays.clear()
+        self._arrays[o] = a
+        return a
+
+    def _printed_rows(self, o: str) -> tuple:
+        """The arrays of :meth:`_printed` from Channel._prep's rows (the reference the tests compare with)."""
         rows = self._prep(o)  # (deletion cost, debris, substitution row, confusions) per row
         # (built as lists, each made an array once: item assignment into arrays costs more)
         ol: list[int] = []
@@ -217,7 +316,7 @@ class FastChannel(Channel):
                 cql.append(lq)
                 qbuf.extend(ord(x) for x in q)
             ce.append(len(clp))
-        a = (
+        return (
             np.array(ol, np.int64),
             np.array(fo, np.int64),
             np.array(dl, np.float64),
@@ -231,10 +330,6 @@ class FastChannel(Channel):
             np.array(cql, np.int64),
             np.array(qbuf, np.int64),
         )
-        if len(self._arrays) >= self.ENC_CACHE_MAX:
-            self._arrays.clear()
-        self._arrays[o] = a
-        return a
 
     def _word(self, t: str) -> tuple:
         w = self._words.get(t)
@@ -274,16 +369,21 @@ class FastChannel(Channel):
 
     def costs(self, o: str, ts: list[str], cutoff: float | None = None) -> list[float]:
         """:meth:`cost` of ``o`` for each word of ``ts``, in one compiled call (the same values)."""
-        if len(ts) < 2 or any(not t.isascii() and any(len(b.lower()) != 1 for b in t) for t in ts):
+        if len(ts) < 2:
             return [self.cost(o, t, cutoff) for t in ts]
         j = "".join(ts)
         if j.isascii():  # (as _word: lower case and accent-folded codes are the lower-case bytes)
             tc = np.frombuffer(j.encode("ascii"), np.uint8).astype(np.int64)
             tl = tf = np.frombuffer(j.lower().encode("ascii"), np.uint8).astype(np.int64)
-        else:
-            enc = [self._word(t) for t in ts]
-            tc, tl, tf = (np.concatenate([e[x] for e in enc]) for x in range(3))
-        bounds = np.array([0, *accumulate(map(len, ts))], np.int64)
+        else:  # (the codes of _word, of all the words at once: each letter, lower-cased, accent-folded)
+            low = j.translate(_LOWER)
+            if len(low) != len(j):  # (a letter whose lower case is two characters: one word at a time)
+                return [self.cost(o, t, cutoff) for t in ts]
+            tc = _codes(j)
+            tl = _codes(low)
+            tf = _codes(j.translate(_FOLDED))
+        bounds = np.zeros(len(ts) + 1, np.int64)
+        np.cumsum(np.fromiter(map(len, ts), np.int64, len(ts)), out=bounds[1:])
         prune = cutoff is not None and self._monotone
         args = (
             *self._printed(o),
@@ -298,4 +398,4 @@ class FastChannel(Channel):
             prune,
             self._max_jump,
         )
-        return [float(x) for x in _dp_many(*args)]  # type: ignore[call-arg]
+        return _dp_many(*args).tolist()  # type: ignore[call-arg]  # (Python floats, as float(x) of each)

@@ -19,6 +19,7 @@ from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessTe
 from .config import CleanConfig
 from .edits import EditBuffer
 from .layout import PendingBreak
+from .memo import fewer_collections
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .registry import REGISTRY
 from .resources import CleanResources, general_resources
@@ -150,7 +151,8 @@ def clean_explained(
     """:func:`clean`, with what each pass changed, in the order the passes ran (``on_pass`` is called
     with each pass's name before it runs: a progress display)."""
     raw = text.raw
-    run = _run(raw, resources, config, on_pass=on_pass)
+    with fewer_collections():  # (speed only: the cyclic collector's thresholds, see pipeline.clean.memo)
+        run = _run(raw, resources, config, on_pass=on_pass)
     corrections = tuple(run.buf.corrections)
     _, raw_to_clean = offset_maps(raw, corrections)
     breaks = tuple(

@@ -1,0 +1,111 @@
+"""The language model's fast paths (issue 19, first-pass speed) give exactly what the plain programme gave:
+``Voice.logp`` summed in straight-line code and ``Voice.window`` memoised by its five words, against the
+reference below (the mixture as it was first written: a list of (weight, probability), renormalised)."""
+
+from __future__ import annotations
+
+import math
+from collections import Counter
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pipeline import lm
+from pipeline.clean.lexicon import bigram_model
+
+BG = bigram_model("en")
+WORDS = ["the", "king", "tire", "be", "he", "is", "obliged", "shew", "whist", "tho", "zzqx", lm.BOUNDARY, ""]
+PERIOD = frozenset({"shew", "whist", "zzqx"})
+DOC_UNI = Counter({"the": 5, "king": 3, "is": 2, "he": 2})
+DOC_BI = Counter({("the", "king"): 3, ("he", "is"): 2, ("is", "obliged"): 1, ("the", "tire"): 1})
+
+
+def reference_logp(v: lm.Voice, w: str, p1: str, p2: str) -> float:
+    cfg = v.cfg
+    parts = []
+    if v.tri is not None:
+        hist = [h for h in (p1, p2) if h and h != lm.BOUNDARY]
+        if p1 == lm.BOUNDARY or (p1 and not hist):
+            hist = [lm.BOUNDARY]
+        elif p2 == lm.BOUNDARY and len(hist) == 1:
+            hist.append(lm.BOUNDARY)
+        s = v.tri.prob([w] + hist)
+        if s == lm.PS_UNKNOWN:
+            pt = 10**cfg.period_logp if w in v.period else 0.0
+        else:
+            pt = 10 ** (s * lm.LOG_BASE)
+        parts.append((cfg.w_trigram, pt))
+    bg = v.bg
+    if bg is not None:
+        lw = bg.words.get(w)
+        lp = bg.words.get(p1) if p1 and p1 != lm.BOUNDARY else None
+        if lw is None:
+            pb = 10**cfg.period_logp if w in v.period else 0.0
+        elif lp is not None:
+            n = bg.pairs.get(p1 + " " + w)
+            pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
+        else:
+            pb = 10 ** (lw - bg.log_total)
+        parts.append((cfg.w_pairs, min(1.0, pb)))
+    if v.doc_uni:
+        n1 = v.doc_uni.get(p1, 0)
+        n = max(0, v.doc_bi.get((p1, w), 0) - 1)
+        parts.append((cfg.w_doc, n / n1 if n1 else 0.0))
+    if not parts:
+        return cfg.unk_logp
+    tot = sum(wt for wt, _ in parts)
+    p = sum(wt * x for wt, x in parts) / tot
+    out = max(cfg.unk_logp, math.log10(p)) if p > 0 else cfg.unk_logp
+    return cfg.period_logp if w in v.period and out < cfg.period_logp else out
+
+
+VOICES = [
+    lm.Voice("en", lm.LMConfig(), BG, PERIOD, DOC_UNI, DOC_BI),
+    lm.Voice("en", lm.LMConfig(), None, PERIOD),
+    lm.Voice("en", lm.LMConfig(), BG, frozenset(), trigram=None),
+    lm.Voice("fr", lm.LMConfig(), None, PERIOD, DOC_UNI, DOC_BI, trigram=None),
+    lm.Voice("fr", lm.LMConfig(), None, frozenset(), trigram=None),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.sampled_from(range(len(VOICES))), st.sampled_from(WORDS), st.sampled_from(WORDS), st.sampled_from(WORDS))
+def test_logp_equals_the_reference_mixture_bit_for_bit(k, w, p1, p2):
+    v = VOICES[k]
+    assert v.logp(w, p1, p2) == reference_logp(v, w, p1, p2)
+    assert v.logp(w, p1, p2) == reference_logp(v, w, p1, p2)  # (and again, from the memo)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.sampled_from(range(len(VOICES))), st.lists(st.sampled_from(WORDS[:-1]), min_size=1, max_size=7), st.data())
+def test_the_memoised_window_equals_its_three_probabilities(k, words, data):
+    v = VOICES[k]
+    i = data.draw(st.integers(0, len(words) - 1))
+    w = data.draw(st.sampled_from(WORDS[:-2]))
+    left2 = words[i - 2] if i >= 2 else lm.BOUNDARY
+    left1 = words[i - 1] if i >= 1 else lm.BOUNDARY
+    r1 = words[i + 1] if i + 1 < len(words) else lm.BOUNDARY
+    r2 = words[i + 2] if i + 2 < len(words) else lm.BOUNDARY
+    want = reference_logp(v, w, left1, left2 if left1 != lm.BOUNDARY else "")
+    if r1 != lm.BOUNDARY:
+        want += reference_logp(v, r1, w, left1)
+        if r2 != lm.BOUNDARY:
+            want += reference_logp(v, r2, r1, w)
+    assert v.window(words, i, w) == want
+    assert v.delta(words, i, w) == want - v.window(words, i, words[i])
+
+
+def test_the_collector_thresholds_are_raised_while_cleaning_and_restored_after():
+    import gc
+
+    from pipeline.clean import clean_text
+    from pipeline.clean.memo import GC_YOUNG_THRESHOLD, fewer_collections
+
+    before = gc.get_threshold()
+    with fewer_collections():
+        with fewer_collections():
+            assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD
+        assert gc.get_threshold()[0] >= GC_YOUNG_THRESHOLD  # (the outer use still runs)
+    assert gc.get_threshold() == before
+    clean_text("Tbe king takes tbe trick.", "en")
+    assert gc.get_threshold() == before

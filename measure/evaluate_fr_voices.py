@@ -34,7 +34,7 @@ def run(quick: bool = False) -> list[tuple[str, dict, list]]:
     cleaned, _, _, _ = _clean_outside("icdar2017-fr-dev", "fr", [o for o, _ in docs], cfg)
     rep = general_resources("fr").repairer(replace(cfg, join_hyphens=False))
     settings = grid(quick)
-    out = [
+    out: list[tuple[str, dict, list]] = [
         ("raw", error_stats([(o, o, g) for o, g in docs]), []),
         ("clean", error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned)]), []),
     ]

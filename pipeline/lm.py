@@ -64,6 +64,8 @@ class LMConfig:
     realword_margin: float = 2.5  # ... a real-word repair over a known printed word
     rare_margin: float = 3.0  # ... a repair of a rare word (a lexicon or the model knows it)
     name_margin: float = 3.0  # ... a capitalised token inside a sentence that no lexicon knows
+    letter_margin: float = 2.0  # ... a lone lower-case letter read as a word one edit away (i, o, u: in, of, a; 99: off)
+    letter_zipf: float = 5.0  # ... the words at least this frequent one edit from the letter are its candidates
     strong_langs: tuple[str, ...] = ("en",)  # languages where names, rare and real words are judged too
     separation: float = 0.5  # the best candidate must beat the next by this much
     flag_band: float = 2.0  # a doubtful token whose best gain falls this far below the margin is flagged
@@ -84,6 +86,7 @@ class LMConfig:
     slip_min_gain: float = 1.5  # ... and this much more frequent (zipf) in the language
     slip_max_cost: float = 1.2  # ... (channel cost of the slip: one plain edit or confusion)
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
+    hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
 
     def for_lang(self, lang: str) -> "LMConfig":
         """The settings for ``lang``: outside ``strong_langs``, only non-words (at ``other_margin``)."""
@@ -96,6 +99,7 @@ class LMConfig:
             realword_margin=99.0,
             rare_margin=99.0,
             name_margin=99.0,
+            letter_margin=99.0,
         )
 
 
@@ -243,6 +247,7 @@ class Proposal:
     junk: bool  # debris characters or digits inside
     cands: tuple[tuple[str, float, float], ...]
     name: bool = False  # capitalised inside a sentence (a name, unless misread)
+    letter: bool = False  # a lone lower-case letter that is no word (never flagged: initials, sections)
 
 
 @dataclass(frozen=True)
@@ -306,6 +311,35 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
     return hit
 
 
+def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
+    """The word ``toks[i]-toks[i+1]`` as one doubtful token, where a letter was read as a hyphen (mea-ure,
+    Maj-sty, count-y): the two halves joined by one hyphen inside a line, no lexicon word as printed, and
+    one half a word no lexicon or voice knows.  Its candidates are the whole token's; the window's change is
+    that of the two printed words read as one."""
+    s, e, t = toks[i]
+    if text[e : e + 1] != "-" or i + 1 >= len(toks) or toks[i + 1][0] != e + 1 or (s and text[s - 1] in "-¬"):
+        return None
+    s2, e2, t2 = toks[i + 1]
+    if text[e2 : e2 + 1] in ("-", "¬") or not (t.isalpha() and t2.isalpha()):
+        return None
+    whole = text[s:e2]
+    lw = whole.lower()
+    if rep.zipf_of(lw) > 0.0 or rep.protected(lw):
+        return None
+    halves = (words[i], words[i + 1])
+    if all(rep.zipf_of(h) > 0.0 or rep.protected(h) or voice.known(h) for h in halves):
+        return None  # (two words: a compound, or a real-word slip in one of them)
+    cands = [(w, c) for w, c in rep.search.candidates(whole) if w != lw and " " not in w][: cfg.max_candidates]
+    if not cands:
+        return None
+    merged = words[:i] + [lw] + words[i + 2 :]
+    base = voice.window(words, i, words[i]) + voice.logp(
+        words[i + 3] if i + 3 < len(words) else BOUNDARY, words[i + 2] if i + 2 < len(words) else BOUNDARY, words[i + 1]
+    ) * (i + 3 < len(words) and words[i + 2] != BOUNDARY and words[i + 3] != BOUNDARY)
+    scored = tuple((w, c, voice.window(merged, i, w) - base) for w, c in cands)
+    return Proposal(s, e2, whole, False, False, False, scored, False)
+
+
 def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
@@ -323,8 +357,26 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         junk = junk_memo.get(t)
         if junk is None:
             junk = junk_memo[t] = has_junk(t)
+        letter = False
         if not junk and sum(c.isalpha() for c in t) < cfg.min_letters:
-            continue
+            # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
+            # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
+            if not (
+                rep.lang in cfg.strong_langs
+                and len(t) == 1
+                and t.islower()
+                and text[e : e + 1] not in (".", "'", "’", "-")
+                and i
+                and words[i - 1] != BOUNDARY
+                and not text[max(0, s - 2) : s].strip()[-1:].isdigit()
+            ):
+                continue
+            letter = True
+        if cfg.hyphen_words and not junk and not letter and rep.lang in cfg.strong_langs:
+            p = hyphen_proposal(text, toks, words, i, rep, voice, cfg)
+            if p is not None:
+                out.append(p)
+                continue
         if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or SPLIT_TAIL.search(text, max(0, s - 8), s):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         core = t.strip("'’»")
@@ -340,11 +392,20 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         start = i == 0 or words[i - 1] == BOUNDARY
         z = rep.zipf_of(lw) if not junk else 0.0
         name = False
-        if not junk and ((core[:1].isupper() and not start) or (core.isupper() and len(core) > 1)):
-            # a capitalised word inside a sentence is a name unless no lexicon or voice knows it
-            if z > 0.0 or voice.known(lw) or len(core) < 4:
+        if not junk and not letter and ((core[:1].isupper() and not start) or (core.isupper() and len(core) > 1)):
+            # a capitalised word inside a sentence is a name unless no lexicon or voice knows it (short ones
+            # too, Tbe, Vn, where names are judged: a name of two or three letters is in some lexicon)
+            short = len(core) < (2 if rep.lang in cfg.strong_langs else 4)
+            if z > 0.0 or voice.known(lw) or short:
                 continue
             name = True
+        if letter:
+            cands = frequent_neighbours(lw, rep, replace(cfg, frequent_zipf=cfg.letter_zipf))
+            cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
+            if cands:
+                scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
+                out.append(Proposal(s, e, t, False, False, False, scored, False, True))
+            continue
         known = z >= rep.cfg.nonword_zipf
         rare = not known and not junk and (z > 0.0 or voice.known(lw))
         if known:
@@ -382,13 +443,22 @@ def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
     return sorted(((cfg.lam * d - cfg.channel_scale * c, w, c, d) for w, c, d in p.cands), reverse=True)
 
 
+def margin_of(p: Proposal, cfg: LMConfig) -> float:
+    """The score gain a repair of ``p`` needs: that of its kind (letter, real, rare word, name, non-word)."""
+    if p.letter:
+        return cfg.letter_margin
+    if p.known:
+        return cfg.realword_margin
+    if p.rare:
+        return cfg.rare_margin
+    return cfg.name_margin if p.name else cfg.margin
+
+
 def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
     """Repair, flag or keep one doubtful token (``ranked``: :func:`rank` of it, when already computed)."""
     if ranked is None:
         ranked = rank(p, cfg)
-    margin = (
-        cfg.realword_margin if p.known else cfg.rare_margin if p.rare else cfg.name_margin if p.name else cfg.margin
-    )
+    margin = margin_of(p, cfg)
     names = tuple(w for _, w, _, _ in ranked[:5])
     if not ranked:
         return Verdict(p.start, p.end, p.printed, None, not (p.known or p.rare), -99.0, (), "no candidate")
@@ -400,7 +470,7 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
         lead = p.printed[: len(p.printed) - len(p.printed.lstrip("'’»"))]
         trail = p.printed[len(lead) + len(core) :]
         return Verdict(p.start, p.end, p.printed, lead + case_like(core, w) + trail, False, best, names, ev)
-    flag = not (p.known or p.rare) and (best >= margin - cfg.flag_band or p.junk or len(p.printed) >= 3)
+    flag = not (p.known or p.rare or p.letter) and (best >= margin - cfg.flag_band or p.junk or len(p.printed) >= 3)
     return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))
 
 

@@ -33,13 +33,13 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     base = lm.LMConfig()
     axes = {
         # (only channel_scale / lam matters against margins in lam units: lam stays 1)
-        "channel_scale": (2.0, 1.5),
-        "margin": (2.0, 1.0, 0.5),
-        "name_margin": (99.0, 3.0, 1.0),
+        "channel_scale": (2.5, 2.0, 1.5),
+        "margin": (1.0, 0.0, -1.0),
+        "name_margin": (99.0, 1.0, 0.0),
         "rare_margin": (99.0, 5.0, 3.0),
-        "realword_margin": (99.0, 4.0, 3.0, 2.5),
+        "realword_margin": (99.0, 2.5, 1.5, 1.0),
         # (a setting of the proposals, not only of the decision: each value has its own proposals, PROPOSAL_AXES)
-        "frequent_zipf": (99.0, 6.0, 5.5, 5.0),
+        "frequent_zipf": (99.0, 5.5, 5.0, 4.5),
         "letter_margin": (99.0, 2.0, 1.0),
     }
     if quick:

@@ -87,6 +87,7 @@ class LMConfig:
     slip_max_cost: float = 1.2  # ... (channel cost of the slip: one plain edit or confusion)
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
+    hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
     # a non-word whose cleaner candidates are none or dear (2+ confusions: Governmerit, Satmday, trifhng) also
     # gets the words at least wide_min_zipf frequent within 2 (3 from 8 letters) plain edits of it, at most
     # wide_max_cost of channel (the cleaner's search stops at zipf 2.8 and cost 1.6; 99: off)
@@ -355,7 +356,7 @@ def wide_candidates(core: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
 def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
     """The word ``toks[i]-toks[i+1]`` as one doubtful token, where a letter was read as a hyphen (mea-ure,
     Maj-sty, count-y): the two halves joined by one hyphen inside a line, no lexicon word as printed, and
-    one half a word no lexicon or voice knows.  Its candidates are the whole token's; the window's change is
+    one half no frequent word (``hyphen_half_zipf``) nor a protected one.  Its candidates are the whole token's; the window's change is
     that of the two printed words read as one."""
     s, e, t = toks[i]
     if text[e : e + 1] != "-" or i + 1 >= len(toks) or toks[i + 1][0] != e + 1 or (s and text[s - 1] in "-¬"):
@@ -365,10 +366,10 @@ def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCo
         return None
     whole = text[s:e2]
     lw = whole.lower()
-    if rep.zipf_of(lw) > 0.0 or rep.protected(lw):
+    if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):  # (zipf_of would score it by its halves)
         return None
     halves = (words[i], words[i + 1])
-    if all(rep.zipf_of(h) > 0.0 or rep.protected(h) or voice.known(h) for h in halves):
+    if all(len(h) > 1 and rep.zipf_of(h) >= cfg.hyphen_half_zipf or rep.protected(h) for h in halves):
         return None  # (two words: a compound, or a real-word slip in one of them)
     cands = [(w, c) for w, c in rep.search.candidates(whole) if w != lw and " " not in w][: cfg.max_candidates]
     if not cands:

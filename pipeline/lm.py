@@ -429,6 +429,10 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         )  # an apostrophe where no word has one
         if not junk and not core.isalpha():
             continue
+        look = rep.res.lexdata.lookalikes
+        mixed = any(c.islower() for c in core) and any(c.isupper() for c in core[1:])
+        if rep.lang in cfg.strong_langs and mixed and all(c in look for c in core):
+            continue  # a number in digit look-alikes (page lOO): read as digits or not at all, never as a word
         if rep.protected(lw):
             continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)
         start = i == 0 or words[i - 1] == BOUNDARY

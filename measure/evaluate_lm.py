@@ -33,13 +33,14 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     base = lm.LMConfig()
     axes = {
         # (only channel_scale / lam matters against margins in lam units: lam stays 1)
-        "channel_scale": (2.0, 1.5),
-        "margin": (2.0, 1.0, 0.5),
-        "name_margin": (99.0, 3.0, 1.0),
+        "channel_scale": (2.5, 2.0, 1.5),
+        "margin": (1.0, 0.0, -1.0),
+        "name_margin": (99.0, 1.0, 0.0),
         "rare_margin": (99.0, 5.0, 3.0),
-        "realword_margin": (99.0, 4.0, 3.0, 2.5),
+        "realword_margin": (99.0, 2.5, 1.5, 1.0),
         # (a setting of the proposals, not only of the decision: each value has its own proposals, PROPOSAL_AXES)
-        "frequent_zipf": (99.0, 6.0, 5.5, 5.0),
+        "frequent_zipf": (99.0, 5.5, 5.0, 4.5),
+        "letter_margin": (99.0, 2.0, 1.0),
     }
     if quick:
         axes = {
@@ -50,6 +51,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
             "rare_margin": (99.0, 5.0),
             "realword_margin": (99.0, 3.0),
             "frequent_zipf": (99.0, 5.5),
+            "letter_margin": (99.0, 1.0),
         }
     keys = list(axes)
     # (the grid searches every margin in every language: strong_langs names all of them here)
@@ -87,18 +89,42 @@ def held_out(docs, cleaned, props_by, settings) -> tuple[list[str], list]:
     golds = [normalise(g) for _, g in docs]
     items = list(range(len(docs)))
 
-    ranks: dict = {}  # (lam, channel_scale) -> per document, the ranked candidates of each proposal
+    # (lam, channel_scale, proposals) -> per document, each proposal's best score, its lead over the next
+    # candidate and the verdict that applies it: a setting's margins then only choose which apply
+    ranks: dict = {}
+    texts: list[dict] = [{} for _ in docs]  # per document: the applied proposals -> (text, distance)
+    anyway = dict(margin=-1e9, realword_margin=-1e9, rare_margin=-1e9, name_margin=-1e9, letter_margin=-1e9)
 
     def run(idx, cfg):
         key = (cfg.lam, cfg.channel_scale, proposal_key(cfg))
         props = props_by[proposal_key(cfg)]
         if key not in ranks:
-            ranks[key] = [[lm.rank(p, cfg) for p in ps] for ps in props]
+            loose = replace(cfg, separation=-1e9, **anyway)
+            ranks[key] = [
+                [
+                    (
+                        p,
+                        r[0][0] if r else -99.0,
+                        r[0][0] - (r[1][0] if len(r) > 1 else -99.0) if r else 0.0,
+                        lm.decide(p, loose, r),
+                    )
+                    for p, r in ((p, lm.rank(p, cfg)) for p in ps)
+                ]
+                for ps in props
+            ]
         rk = ranks[key]
         out = []
         for i in idx:
-            t = lm.apply_verdicts(cleaned[i], [lm.decide(p, cfg, r) for p, r in zip(props[i], rk[i])])
-            out.append((t, Levenshtein.distance(normalise(t), golds[i])))
+            applied = tuple(
+                j
+                for j, (p, best, lead, _v) in enumerate(rk[i])
+                if best >= lm.margin_of(p, cfg) and lead >= cfg.separation and rk[i][j][3].after is not None
+            )
+            hit = texts[i].get((key, applied))
+            if hit is None:
+                t = lm.apply_verdicts(cleaned[i], [rk[i][j][3] for j in applied])
+                hit = texts[i][key, applied] = (t, Levenshtein.distance(normalise(t), golds[i]))
+            out.append(hit)
         return out
 
     def loss(idx, outs):

@@ -188,6 +188,46 @@ def test_a_capitalised_known_name_inside_a_sentence_is_left_alone(rep):
     assert "London" not in {p.printed for p in lm.proposals(text, rep, v)}
 
 
+def test_a_lone_letter_inside_a_sentence_is_read_as_the_word_its_context_wants(rep):
+    text = "He came to the house and sat down i the hall of the inn."
+    v = lm.voice_for(text, rep)
+    vs = [lm.decide(p, lm.LMConfig()) for p in lm.proposals(text, rep, v)]
+    assert lm.apply_verdicts(text, vs) == "He came to the house and sat down in the hall of the inn."
+    assert not any(x.flag for x in vs if x.printed == "i")  # (a letter left as printed is never flagged)
+
+
+def test_initials_abbreviations_and_money_letters_are_not_judged(rep):
+    text = "Mr J. Smith paid 3 s. 6 d. for it, and so did W. Brown. a new sentence."
+    v = lm.voice_for(text, rep)
+    assert not [p.printed for p in lm.proposals(text, rep, v) if p.letter]
+
+
+def test_a_short_capitalised_non_word_inside_a_sentence_is_judged_repaired_or_flagged(rep):
+    text = "It was deemed dangerous, and Tqe damage is partly covered by insurance."
+    v = lm.voice_for(text, rep)
+    props = [p for p in lm.proposals(text, rep, v) if p.printed == "Tqe"]
+    assert props and props[0].name
+    verdict = lm.decide(props[0], lm.LMConfig())
+    assert verdict.after == "The" or verdict.flag
+
+
+def test_a_letter_read_as_a_hyphen_is_repaired_as_one_word_and_compounds_are_left(rep):
+    text = "The whole mea-ure was sent to the card-table of the club."
+    v = lm.voice_for(text, rep)
+    props = lm.proposals(text, rep, v)
+    assert "card-table" not in {p.printed for p in props}  # (two words: a compound)
+    vs = [lm.decide(p, lm.LMConfig()) for p in props]
+    assert lm.apply_verdicts(text, vs) == "The whole measure was sent to the card-table of the club."
+
+
+def test_french_is_judged_as_before_no_letters_short_names_or_hyphen_words():
+    rep = general_resources("fr").repairer(CleanConfig())
+    text = "Le joueur a pris i la main de Tbe et la mea-ure du jeu."
+    cfg = CleanConfig().lm.for_lang("fr")
+    v = lm.voice_for(text, rep, cfg)
+    assert {p.printed for p in lm.proposals(text, rep, v, cfg)}.isdisjoint({"i", "Tbe", "mea-ure"})
+
+
 def test_doc_folds_partition_the_documents_in_contiguous_blocks():
     folds = doc_folds(11, 5)
     tests = [t for _, t in folds]

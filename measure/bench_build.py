@@ -87,7 +87,7 @@ def bench_sources(corpus_dir: Path, shared_dir: Path):
     return sources, measure_noise(pairs)
 
 
-def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Path:
+def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int, sections: bool = False) -> Path:
     """A benchmark corpus of ``n`` witnesses, with the real corpus's data files (lexicons, glossary…)."""
     if dest.exists():
         shutil.rmtree(dest)
@@ -97,7 +97,7 @@ def prepare_corpus(dest: Path, n: int, sources, model, target_bytes: int) -> Pat
     for name in ("glossary.csv",):
         if (ROOT / "corpus" / name).is_file():
             shutil.copy(ROOT / "corpus" / name, dest / name)
-    return write_bench_corpus(dest, sources, model, n, target_bytes=target_bytes)
+    return write_bench_corpus(dest, sources, model, n, target_bytes=target_bytes, sections=sections)
 
 
 def timed_build(corpus: Path, workers: int, cache: Path | None, out: Path | None = None) -> dict:
@@ -238,13 +238,14 @@ BOOK_MAX_WORKER_MIB = 2048  # peak memory of the worker at 4 MB, at most
 
 def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
     """One witness of each size (MB; the laws of the longest real witness shuffled, repeated and re-noised
-    as the bench corpus is) built alone, in this process (a one-witness build maps nothing; a cluster's
+    as the bench corpus is, each round of them a section numbered from 1, as a book of several codes is
+    printed: numbered on past any code's numbers, a book became one law of megabytes) built alone, in this process (a one-witness build maps nothing; a cluster's
     worker restart between stages failed on this loaded machine): wall time, peak memory, and the time
     ratio per doubling."""
     src = max(sources, key=lambda s: sum(map(len, s.laws)))
     rows: list[dict] = []
     for mb in sizes_mb:
-        corpus = prepare_corpus(work / f"book-{mb:g}", 1, [src], model, int(mb * 1_000_000))
+        corpus = prepare_corpus(work / f"book-{mb:g}", 1, [src], model, int(mb * 1_000_000), sections=True)
         size = sum(p.stat().st_size for p in (corpus / "raw").iterdir()) / 1e6
         print(f"[bench] one book of {size:.2f} MB ({src.game}, {src.lang})", flush=True)
         b = timed_build(corpus, 0, None)

@@ -102,14 +102,24 @@ def layout(
     return "\n".join(lines) + "\n"
 
 
-def synthetic_witness(source: SourceLaws, model: NoiseModel, seed: int, target_bytes: int) -> str:
+def synthetic_witness(
+    source: SourceLaws, model: NoiseModel, seed: int, target_bytes: int, sections: bool = False
+) -> str:
+    """The source's laws shuffled, numbered, repeated to about ``target_bytes``, laid out and re-noised;
+    ``sections``: each round of the laws is a section of its own with a heading, numbered from 1 again,
+    as a book of several codes prints them (without, a book numbers its laws past any real code's)."""
     rng = random.Random(seed)
     laws = list(source.laws)
     paras: list[str] = []
     size = 0
     n = 0
+    rounds = 0
     while size < target_bytes:
         rng.shuffle(laws)
+        rounds += 1
+        if sections:
+            n = 0
+            paras.append(f"SECTION {rounds}.")
         for text in laws:
             n += 1
             para = f"{n}. {text}"
@@ -127,16 +137,23 @@ def synthetic_witness(source: SourceLaws, model: NoiseModel, seed: int, target_b
 
 
 def write_bench_corpus(
-    dest: Path, sources: Sequence[SourceLaws], model: NoiseModel, n: int, target_bytes: int = 100_000, seed: int = 0
+    dest: Path,
+    sources: Sequence[SourceLaws],
+    model: NoiseModel,
+    n: int,
+    target_bytes: int = 100_000,
+    seed: int = 0,
+    sections: bool = False,
 ) -> Path:
-    """Write ``n`` synthetic witnesses under ``dest`` (raw/ and witnesses.toml); return ``dest``."""
+    """Write ``n`` synthetic witnesses under ``dest`` (raw/ and witnesses.toml); return ``dest``
+    (``sections``: see :func:`synthetic_witness`)."""
     dest = Path(dest)
     entries = []
     for i in range(n):
         src = sources[i % len(sources)]
         wid = f"{src.lang}-b{i:05d}"
         name = f"bench_{i:05d}.txt"
-        write_atomic(dest / "raw" / name, synthetic_witness(src, model, seed * 1_000_003 + i, target_bytes))
+        write_atomic(dest / "raw" / name, synthetic_witness(src, model, seed * 1_000_003 + i, target_bytes, sections))
         entries.append(
             {
                 "id": wid,

@@ -151,6 +151,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
             v = cost_cache[key] = rep.channel.cost(_debris_mapped(printed), target, cut)
         return v
 
+    near_memo: dict[tuple, list] = {}
     edits: list[Edit] = []
     used_until = -1
     n = len(cores)
@@ -189,14 +190,18 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
                 printed_low = printed.lower()
                 bare = not pre and not suf
                 most = cfg.phrase_bare_max_edits if bare else cfg.phrase_max_edits
-                for _glen, rd in selected:
+                for glen, rd in selected:
                     i0, i1 = bisect_left(rd.lengths, plen - 3), bisect_right(rd.lengths, plen + 3)
                     if i0 == i1:
                         continue
-                    # plain edit distance first (C): the channel cost only for near readings
-                    near = process.extract(
-                        mapped, rd.targets[i0:i1], scorer=Levenshtein.distance, score_cutoff=most, limit=None
-                    )
+                    # plain edit distance first (C): the channel cost only for near readings (remembered per
+                    # key and printed middle: a book prints the same damaged word again and again)
+                    nkey = (glen, pre, suf, mapped, plen)
+                    near = near_memo.get(nkey)
+                    if near is None:
+                        near = near_memo[nkey] = process.extract(
+                            mapped, rd.targets[i0:i1], scorer=Levenshtein.distance, score_cutoff=most, limit=None
+                        )
                     for target, dist, j in near:
                         if target == printed_low:
                             continue

@@ -18,8 +18,10 @@ import sys
 from functools import lru_cache
 from pathlib import Path
 
+from ..nlp import pieces
+
 GRAMMALECTE_DIRS = ("/usr/lib/python3/dist-packages",)  # where Debian's python3-grammalecte lives
-CHUNK = 4000  # characters per call (Grammalecte reads paragraphs; a witness is cut at line ends)
+CHUNK = 4000  # characters per call at most (Grammalecte reads paragraphs; a witness is cut as spaCy's pieces are)
 
 
 @lru_cache(maxsize=1)
@@ -46,18 +48,6 @@ def checker():
     return mod.GrammarChecker("fr")
 
 
-def _pieces(text: str):
-    """(offset, piece) of ``text`` cut at line ends into pieces of about ``CHUNK`` characters."""
-    pos = 0
-    while pos < len(text):
-        end = min(len(text), pos + CHUNK)
-        if end < len(text):
-            nl = text.rfind("\n", pos, end)
-            end = nl + 1 if nl > pos else end
-        yield pos, text[pos:end]
-        pos = end
-
-
 def hints(text: str) -> dict[tuple[int, int], tuple[tuple[str, str], ...]]:
     """Grammalecte's grammar errors in ``text`` that name one word: (start, end) -> ((suggestion, rule id), ...).
     Line ends are read as spaces (offsets are those of ``text``).  Empty when Grammalecte is not installed."""
@@ -65,7 +55,8 @@ def hints(text: str) -> dict[tuple[int, int], tuple[tuple[str, str], ...]]:
     if gc is None:
         return {}
     out: dict[tuple[int, int], list[tuple[str, str]]] = {}
-    for off, piece in _pieces(text):
+    for off, end in pieces(text, CHUNK):
+        piece = text[off:end]
         errs, _ = gc.getParagraphErrors(piece.replace("\n", " "), bSpellSugg=False)
         for e in errs:
             s, t = e["nStart"], e["nEnd"]

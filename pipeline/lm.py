@@ -97,12 +97,6 @@ class LMConfig:
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
     hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
-    # a non-word whose cleaner candidates are none or dear (2+ confusions: Governmerit, Satmday, trifhng) also
-    # gets the words at least wide_min_zipf frequent within 2 (3 from 8 letters) plain edits of it, at most
-    # wide_max_cost of channel (the cleaner's search stops at zipf 2.8 and cost 1.6; 99: off)
-    wide_min_zipf: float = 99.0  # (off: +0.05 point held-out on ICDAR EN dev for 9 more right words made wrong)
-    wide_max_cost: float = 2.5
-    wide_below: float = 1.0  # ... when the cleaner's cheapest candidate costs more than this
 
     def for_lang(self, lang: str) -> "LMConfig":
         """The settings for ``lang``: outside ``strong_langs``, only non-words (at ``other_margin``)."""
@@ -331,15 +325,6 @@ def bad_elision(lw: str, rep) -> bool:
     return head not in rep.elision and lw not in rep.zipf and not rep.protected(lw)
 
 
-def case_like(model: str, word: str) -> str:
-    letters = [c for c in model if c.isalpha()]
-    if len(letters) > 1 and all(c.isupper() for c in letters):
-        return word.upper()
-    if letters and letters[0].isupper():
-        return word[:1].upper() + word[1:]
-    return word
-
-
 def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
     """The words at least ``cfg.frequent_zipf`` frequent one plain edit (or one confusion) from the known word
     ``lw``, with their channel cost: the short function words an OCR slip turns into another word."""
@@ -360,44 +345,6 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
             (w, c) for w in near if w != lw and len(w) > 1 for c in [rep.channel.cost(lw, w, 1.0)] if c <= 1.0
         ]
     return hit
-
-
-def wide_candidates(core: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
-    """Words at least ``cfg.wide_min_zipf`` frequent within 2 plain edits of ``core`` (3 from 8 letters) whose
-    channel cost is at most ``cfg.wide_max_cost``, cheapest first (cached per repairer)."""
-    memo = rep.memo("lm_wide_candidates")
-    lt = core.lower()
-    key = (lt, cfg.wide_min_zipf, cfg.wide_max_cost)
-    hit = memo.get(key)
-    if hit is not None:
-        return hit
-    pools = memo.get(("pools", cfg.wide_min_zipf))
-    if pools is None:
-        pools = {}
-        for w, z in rep.zipf.items():
-            if z >= cfg.wide_min_zipf and w.isalpha():
-                pools.setdefault(len(w), []).append(w)
-        memo["pools", cfg.wide_min_zipf] = pools
-    from rapidfuzz import process
-    from rapidfuzz.distance import Levenshtein
-
-    maxd = 3 if len(lt) >= 8 else 2
-    found = []
-    for n in range(max(1, len(lt) - maxd), len(lt) + maxd + 1):
-        found += [
-            (d, -rep.zipf.get(w, 0.0), w)
-            for w, d, _ in process.extract(
-                lt, pools.get(n, ()), scorer=Levenshtein.distance, score_cutoff=maxd, limit=None
-            )
-        ]
-    found.sort()
-    picked = [w for _, _, w in found[:25] if w != lt]
-    out = sorted(
-        ((w, c) for w, c in zip(picked, rep.channel.costs(lt, picked, cfg.wide_max_cost)) if c <= cfg.wide_max_cost),
-        key=lambda x: (x[1], x[0]),
-    )
-    memo[key] = out
-    return out
 
 
 def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
@@ -537,13 +484,6 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
                 cands = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
         else:
             cands = rep.search.candidates(core)
-            if (
-                cfg.wide_min_zipf < 99.0
-                and rep.lang in cfg.strong_langs
-                and not rare
-                and (not cands or min(c for _, c in cands) > cfg.wide_below)
-            ):
-                cands = sorted(set(cands) | set(wide_candidates(core, rep, cfg)), key=lambda x: (x[1], x[0]))
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
@@ -584,6 +524,8 @@ def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:
         core = p.printed.strip("'’»")
         lead = p.printed[: len(p.printed) - len(p.printed.lstrip("'’»"))]
         trail = p.printed[len(lead) + len(core) :]
+        from .clean.tokens import case_like
+
         return Verdict(p.start, p.end, p.printed, lead + case_like(core, w) + trail, False, best, names, ev)
     flag = not (p.known or p.rare or p.letter) and (best >= margin - cfg.flag_band or p.junk or len(p.printed) >= 3)
     return Verdict(p.start, p.end, p.printed, None, flag, best, names, ev + ("; below the margin" if flag else ""))

@@ -29,7 +29,7 @@ def test_split_like_refuses_a_split_that_leaves_a_side_empty():
 
 
 def test_a_damaged_fragment_is_repaired_with_its_hyphen_and_break_in_place():
-    for sep in ("- ", "-"):
+    for sep in ("- ", "-", "-\n"):
         cl, _ = explain_text(f"Le gouvcr{sep}nement a décidé de ne rien faire.", "fr", config=KEEP)
         assert cl.text == f"Le gouver{sep}nement a décidé de ne rien faire."
         (c,) = cl.corrections

@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..lm import LMConfig
+from .fragments import FragmentConfig
 
 
 @dataclass(frozen=True)
@@ -154,3 +155,5 @@ class CleanConfig:
     # weights and margins are learnt on ICDAR 2017 dev folds by document (measure.evaluate_lm)
     lm_words: bool = True
     lm: LMConfig = LMConfig()
+    # line-break fragments (hyphen kept) judged as the joined word (pipeline/clean/fragments.py)
+    fragments: FragmentConfig = FragmentConfig()

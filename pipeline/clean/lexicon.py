@@ -51,6 +51,8 @@ class LexiconData:
     glyphs: tuple[tuple[str, str, str], ...] = ()  # historical letter forms (glyphs.tsv): (printed, letter, name)
     # the outcome phrases of the laws in this language (outcome_phrases.csv; domain only): their words, lower case
     phrases: tuple[tuple[str, ...], ...] = ()
+    # heads and tails of hyphenated compounds (hyphen_compounds.tsv): ("head" | "tail", form), lower case
+    hyphen_parts: frozenset[tuple[str, str]] = frozenset()
 
 
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
@@ -140,6 +142,11 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         blots,
         glyphs,
         _outcome_phrases(d / "outcome_phrases.csv", lang) if domain else (),
+        frozenset(
+            (p[1].strip(), p[2].strip().lower())
+            for p in (line.split("\t") for line in _lines(d / "hyphen_compounds.tsv"))
+            if len(p) >= 3 and p[0].strip() == lang
+        ),
     )
 
 

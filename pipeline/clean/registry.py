@@ -16,6 +16,7 @@ from .debris import (
     PUNCT_IN_WORD_PASS,
 )
 from .elision import ELISION
+from .fragments import FRAGMENTS
 from .hyphenation import HYPHENATION
 from .layout import DEBRIS_LINES, RUNNING_HEADS
 from .lmwords import LM_WORDS
@@ -40,6 +41,7 @@ REGISTRY: tuple[Pass, ...] = (
     NUMBER_LOOKALIKES,  # letters read for digits in numbers
     ELISION,  # French elisions damaged by OCR
     WORDS,  # non-words, merges/splits, elision apostrophes (a repair below apply_confidence is a Flag)
+    FRAGMENTS,  # line-break fragments (hyphen kept) judged as the joined word, split back at the break
     PHRASES,  # witness-internal phrase repair
     CONTEXT_WORDS,  # real words by the witness's bigrams
     REALWORD_RULES,  # real-word confusions by grammar

@@ -14,6 +14,7 @@ import regex
 from .decide import Context
 from .edits import Edit, non_overlapping
 from .elision import _damaged_elision, _split_apostrophe
+from .fragments import fragment_token
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .tokens import APOS, JUNK, TOKEN_SPLIT, sentence_start, stripped_spans
 
@@ -56,6 +57,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
     def low(k: int) -> str:
         return clean_toks[k][2].lower().replace("’", "'") if 0 <= k < len(clean_toks) else ""
 
+    frag_langs = rep.lang in cfg.fragments.langs
     for k in todo:
         s, e, t = clean_toks[k]
         prev, lw, nxt = low(k - 1), low(k), low(k + 1)
@@ -66,6 +68,8 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             continue
         if _hyphen_fragment(text, s, e):
             continue  # half of a word split by a hyphen at a line end: judged with its other half or not at all
+        if frag_langs and fragment_token(t, rep, cfg.fragments):
+            continue  # (both halves of one: pipeline.clean.fragments judges the joined word)
         parts = _parts(t)
         for off, part in parts:
             ps = s + off

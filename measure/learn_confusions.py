@@ -170,7 +170,9 @@ def write_table(path, tables: dict[str, list[Confusion]], cfgs: dict[str, LearnC
         "# keeps its hand cost).",
     ]
     for lang, cfg in cfgs.items():
-        lines.append(f"# {lang}: " + ("no learnt rows (the folds chose the hand rows alone)" if cfg is None else f"{cfg}"))
+        lines.append(
+            f"# {lang}: " + ("no learnt rows (the folds chose the hand rows alone)" if cfg is None else f"{cfg}")
+        )
     lines += [
         f"# Command: {command}",
         "# Format: lang<TAB>printed<TAB>intended<TAB>cost<TAB>count<TAB>occurrences of the intended side",

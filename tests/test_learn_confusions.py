@@ -69,3 +69,32 @@ def test_shipped_table_says_how_it_was_made():
     assert any("ICDAR2017_eng_periodical_dev.tsv" in ln for ln in head)
     rows = [ln.split("\t") for ln in text.splitlines() if ln and not ln.startswith("#")]
     assert rows and all(len(r) == 6 and r[0] in ("en", "fr") and 0 < float(r[3]) <= 1.0 for r in rows)
+
+
+def test_learnt_rows_reach_the_channel_and_spare_period_spellings():
+    """The shipped English rows are in the general resources' channel, and cheap confusions learnt from
+    modern press (e/o, c/e ...) still never modernise a historical spelling."""
+    from dataclasses import replace
+
+    from pipeline.clean import CleanConfig, clean, general_resources
+    from pipeline.model import Witness, WitnessText
+
+    res = general_resources("en")
+    learnt = {(p, q) for p, q, _ in read_learnt_confusions(ROOT / "corpus" / "lexicon", "en")}
+    assert learnt and learnt <= {(p, q) for p, q, _ in res.lexdata.confusions}
+    w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
+    raw = "He did shew the connexion of the cards to-day, and the dealer shewed his honours."
+    out = clean(WitnessText(w, raw), res, replace(CleanConfig(), join_hyphens=False)).text
+    assert out == raw
+
+
+def test_a_name_one_confusion_away_gets_its_rare_word_as_candidate():
+    from dataclasses import replace
+
+    from pipeline import lm
+    from pipeline.clean import CleanConfig, general_resources
+
+    rep = general_resources("en").repairer(CleanConfig())
+    on = replace(lm.LMConfig(), variant_zipf=1.5)
+    assert ("exmouth", 0.45) in [(w, round(c, 2)) for w, c in lm.confusion_variants("Exmoutb", rep, on)]
+    assert all(rep.zipf.get(w, 0.0) >= 1.5 for w, _ in lm.confusion_variants("Hcslop", rep, on))

@@ -166,8 +166,8 @@ def write_table(path, tables: dict[str, list[Confusion]], cfgs: dict[str, LearnC
         "# edits merged), the blocks counted, lower case, letters only; cost = scale x -log10(count / (occurrences of the",
         "# intended side + prior_n)) / -log10(P of one given plain substitution), clipped to [floor, 1].",
         "# Derived counts only, no text of the sets. The held-out figures (measure.evaluate_lm) learn on training folds.",
-        "# The clean stage reads these rows for their language after the hand rows of confusions.tsv (a pair listed there",
-        "# keeps its hand cost).",
+        "# The clean stage reads these rows for their language, on general text only (a witness keeps the hand rows), after",
+        "# the hand rows of confusions.tsv (a pair listed there keeps its hand cost).",
     ]
     for lang, cfg in cfgs.items():
         lines.append(

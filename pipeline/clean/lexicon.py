@@ -99,7 +99,7 @@ def merge_confusions(hand, learnt, prefer: str = "hand") -> list[tuple[str, str,
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
     """Read the data files of ``lexicon_dir`` for ``lang``.
 
-    ``domain=False`` keeps only the general files (confusions, look-alikes, debris, elision,
+    ``domain=False`` keeps only the general files (confusions, with the learnt rows, look-alikes, debris, elision,
     historical spellings, letter forms) and drops game terms and known running heads: the setting for text from
     outside the corpus.
     """
@@ -111,7 +111,9 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
     for line in _lines(d / f"historical_{lang}.txt"):
         parts = line.split("\t")
         hist[parts[0].strip().lower()] = parts[1].strip() if len(parts) > 1 else ""
-    conf = merge_confusions(read_confusions(d / "confusions.tsv"), read_learnt_confusions(d, lang))
+    # the learnt rows (modern press, confusions_learnt.tsv) serve general text only: a witness keeps the hand
+    # rows, domain knowledge of the books (with them en-004's "cannot alter" was read "after" through l/f)
+    conf = merge_confusions(read_confusions(d / "confusions.tsv"), [] if domain else read_learnt_confusions(d, lang))
     look = {}
     for line in _lines(d / "lookalikes.tsv"):
         parts = line.split("\t")

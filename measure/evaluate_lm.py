@@ -52,7 +52,6 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
         # (a setting of the proposals, not only of the decision: each value has its own proposals, PROPOSAL_AXES)
         "frequent_zipf": (99.0, 5.5, 5.0, 4.5),
         "letter_margin": (99.0, 2.0, 1.0),
-        "variant_zipf": (99.0, 1.5),
     }
     if quick:
         axes = {
@@ -75,7 +74,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     ]
 
 
-PROPOSAL_AXES = ("frequent_zipf", "variant_zipf")  # LMConfig fields that change the proposals themselves
+PROPOSAL_AXES = ("frequent_zipf",)  # LMConfig fields that change the proposals themselves
 
 
 def proposal_key(cfg: lm.LMConfig) -> tuple:

@@ -76,11 +76,6 @@ class LMConfig:
     realword_max_logp: float = -3.0  # ... only where log10 P of it (or of the next word after it) is below this
     frequent_zipf: float = 5.0  # ... and one plain edit from a word this frequent (wa/was, rot/not, tee/the; 99: off)
     frequent_max_len: int = 5  # ... when the printed word has at most this many letters
-    # a non-word (name, rare word) also gets the words at least this frequent that one OCR confusion of the
-    # channel (hand or learnt rows) turns it into, below the candidate search's cand_min_zipf (Ourzon/Curzon,
-    # Exmoutb/Exmouth; 99: off)
-    variant_zipf: float = 99.0
-    variant_max_cost: float = 1.0  # ... costing at most this
     w_trigram: float = 0.85  # mixture weights of the voices (renormalised over those present)
     w_pairs: float = 0.1
     w_doc: float = 0.05
@@ -354,30 +349,6 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
     return hit
 
 
-def confusion_variants(core: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
-    """The words at least ``cfg.variant_zipf`` frequent that one lower-case confusion of the channel turns the
-    printed token ``core`` into, with their channel cost (at most ``cfg.variant_max_cost``)."""
-    memo = rep.memo("lm_confusion_variants")
-    key = (core, cfg.variant_zipf, cfg.variant_max_cost)
-    hit = memo.get(key)
-    if hit is None:
-        lw, zipf = core.lower(), rep.zipf
-        found = set()
-        for p, q, _c in rep.res.lexdata.confusions:
-            if not p or not p.islower() or q != q.lower():
-                continue
-            i = lw.find(p)
-            while i != -1:
-                v = lw[:i] + q + lw[i + len(p) :]
-                if zipf.get(v, 0.0) >= cfg.variant_zipf and v.isalpha():
-                    found.add(v)
-                i = lw.find(p, i + 1)
-        words = sorted(found - {lw})
-        costs = rep.channel.costs(core, words, cfg.variant_max_cost) if words else []
-        hit = memo[key] = [(w, c) for w, c in zip(words, costs) if c <= cfg.variant_max_cost]
-    return hit
-
-
 def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
     """The word ``toks[i]-toks[i+1]`` as one doubtful token, where a letter was read as a hyphen (mea-ure,
     Maj-sty, count-y): the two halves joined by one hyphen inside a line, no lexicon word as printed, and
@@ -515,11 +486,6 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
                 cands = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
         else:
             cands = rep.search.candidates(core)
-            if cfg.variant_zipf < 99.0 and rep.lang in cfg.strong_langs:
-                have = {w for w, _ in cands}
-                extra = [wc for wc in confusion_variants(core, rep, cfg) if wc[0] not in have]
-                if extra:
-                    cands = sorted(cands + extra, key=lambda x: x[1])
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue

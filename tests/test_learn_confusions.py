@@ -88,18 +88,6 @@ def test_learnt_rows_reach_the_channel_and_spare_period_spellings():
     assert out == raw
 
 
-def test_a_name_one_confusion_away_gets_its_rare_word_as_candidate():
-    from dataclasses import replace
-
-    from pipeline import lm
-    from pipeline.clean import CleanConfig, general_resources
-
-    rep = general_resources("en").repairer(CleanConfig())
-    on = replace(lm.LMConfig(), variant_zipf=1.5)
-    assert ("exmouth", 0.45) in [(w, round(c, 2)) for w, c in lm.confusion_variants("Exmoutb", rep, on)]
-    assert all(rep.zipf.get(w, 0.0) >= 1.5 for w, _ in lm.confusion_variants("Hcslop", rep, on))
-
-
 def test_a_witness_keeps_the_hand_rows():
     """The learnt rows (modern press) serve general text only: with them the word pairs read en-004's
     "he cannot alter his intention" as "after" (l/f learnt at 0.5)."""

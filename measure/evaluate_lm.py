@@ -6,7 +6,14 @@ tokens and their candidates are computed once; its weights and margins (:class:`
 are chosen on 4 folds of documents and applied to the fifth (:func:`measure.folds.cross_validate`):
 the CER reported is that of the held-out folds pooled, nothing is tuned on the documents it is scored
 on.  The ablation rows leave one voice out (``trigram``, ``pairs``, ``doc``, ``period``), tuned the same
-way.  ``python -m measure.evaluate_lm [--quick] [--lang en|fr]``; writes ``outputs/eval/lm.json``.
+way.  The channel's confusions are learnt on the same folds (:mod:`measure.learn_confusions`): each
+held-out fold is cleaned with the hand rows of ``confusions.tsv`` plus the rows learnt on the other four
+folds (``--channel hand``: the hand rows alone, the shipped table before it was learnt).
+With ``--channel choose`` (the default) the folds also choose the channel among ``CHANNEL_GRID`` (the hand
+rows alone, or with the rows learnt at two settings): each fold takes the one whose LM pass did best on the
+other folds.  The voice ablations run with one channel (``--channel learnt``, ``--learn`` settings).
+``python -m measure.evaluate_lm [--quick] [--lang en|fr] [--channel choose|learnt|hand] [--learn k=v,...]
+[--no-ablation] [--off VOICE,...]``; the default run writes ``outputs/eval/lm.json``.
 """
 
 from __future__ import annotations
@@ -20,9 +27,13 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from pipeline import lm
-from pipeline.clean import PROJECT_ROOT, CleanConfig, general_resources
-from .evaluate_clean import DOC_LINES, _clean_outside, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
-from .folds import cross_validate, pooled
+from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources
+from pipeline.clean.lexicon import merge_confusions, read_confusions
+from pipeline.clean.resources import CleanResources
+from pipeline.model import Witness, WitnessText
+from .evaluate_clean import DOC_LINES, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
+from .folds import cross_validate, doc_folds, pooled
+from .learn_confusions import LearnConfig, learn
 
 SETS = {"en": "ICDAR2017_eng_periodical_dev.tsv", "fr": "ICDAR2017_fre_periodical_dev.tsv"}
 K = 5
@@ -134,20 +145,84 @@ def held_out(docs, cleaned, props_by, settings) -> tuple[list[str], list]:
     return [t for t, _ in pooled(len(docs), folds)], folds
 
 
-def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> dict:
-    cfg = replace(CleanConfig(), lm_words=False)  # the cleaner without this pass: its proposals come after it
-    res_all: dict[str, Any] = {"k": K, "doc_lines": DOC_LINES, "sets": []}
-    settings = grid(quick)
-    for lang in langs:
-        docs = documents(lang, quick)
-        cleaned, dt, _, _ = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg)
-        rep = general_resources(lang).repairer(replace(cfg, join_hyphens=False))
-        name = f"icdar2017-{lang}-dev"
-        raw_st = error_stats([(o, o, g) for o, g in docs])
-        cl_st = error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned)])
-        rows = [(name, "raw", raw_st), (name, "clean", cl_st)]
-        ablations: list[frozenset[str]] = [frozenset()] + ([] if no_ablation else [frozenset([v]) for v in lm.VOICES])
-        learnt = []
+CHANNELS = (
+    "learnt",
+    "hand",
+    "all",
+    "choose",
+)  # the confusions of the channel: hand rows + rows learnt on the training folds, or hand rows only
+
+
+def channel_resources(lang: str, confusions) -> CleanResources:
+    """The general resources of ``lang`` with the channel's confusions replaced by ``confusions``."""
+    base = general_resources(lang)
+    return CleanResources(lang, replace(base.lexdata, confusions=tuple(confusions)), base.general)
+
+
+def fold_confusions(
+    docs, lang: str, channel: str, lcfg: LearnConfig = LearnConfig(), prefer: str = "hand"
+) -> list[tuple]:
+    """Per fold of :func:`doc_folds` (``K``): the channel's confusions learnt WITHOUT that fold's documents
+    (hand rows + rows learnt on the training folds), or the hand rows alone (``channel="hand"``).
+    ``channel="all"`` learns one table from every document: IN-SAMPLE, for exploring only (no held-out figure)."""
+    hand = read_confusions(DEFAULT_CORPUS / "lexicon" / "confusions.tsv")
+    if channel == "all":
+        learnt = [(c.printed, c.intended, c.cost) for c in learn(docs, lcfg)]
+        return [tuple(merge_confusions(hand, learnt, prefer))]
+    out = []
+    for train, _test in doc_folds(len(docs), K):
+        learnt = (
+            [(c.printed, c.intended, c.cost) for c in learn([docs[i] for i in train], lcfg)]
+            if channel == "learnt"
+            else []
+        )
+        out.append(tuple(merge_confusions(hand, learnt, prefer)))
+    return out
+
+
+def clean_with(res: CleanResources, lang: str, name: str, texts: list[str], cfg: CleanConfig) -> list[str]:
+    """The cleaner on texts from outside the corpus (hyphen joining off), with the resources ``res``."""
+    icfg = replace(cfg, join_hyphens=False)
+    w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
+    return [clean(WitnessText(w, o), res, icfg).text for o in texts]
+
+
+# the channels the folds choose among with ``--channel choose`` (most conservative first: ties go to it)
+CHANNEL_GRID: tuple[tuple[str, LearnConfig | None], ...] = (
+    ("hand", None),
+    ("learnt", LearnConfig(scale=1.0, min_count=3)),
+    ("learnt-cheap", LearnConfig(scale=0.7, min_count=2, top_n=100)),
+)
+
+
+def _per_fold(docs, lang, name, confs, ablations, settings, cfg, splits, label) -> dict:
+    """One channel's held-out outputs: per fold of ``splits``, every document cleaned with that fold's
+    table (``confs``; one table alone serves every fold), the LM pass's settings chosen on the other folds
+    and applied to it.  Returns per document the cleaned and the LM-passed texts (of its own fold's table),
+    and per fold the training loss of the setting chosen, the setting and its flags."""
+    n = len(docs)
+    out: dict[str, Any] = {
+        "cleaned": [""] * n,
+        "texts": {off: [""] * n for off in ablations},
+        "train_loss": [0.0] * len(splits),
+        "settings": [None] * len(splits),
+        "nflag": [0] * len(splits),
+        "confs": confs,
+    }
+    for t, conf in enumerate(confs):
+        t0 = time.perf_counter()
+        res = channel_resources(lang, conf)
+        cleaned = clean_with(res, lang, name, [o for o, _ in docs], cfg)
+        rep = res.repairer(replace(cfg, join_hyphens=False))
+        fs_here = range(len(splits)) if len(confs) == 1 else [t]
+        for f in fs_here:
+            for i in splits[f][1]:
+                out["cleaned"][i] = cleaned[i]
+        print(
+            f"... {name} channel {label} table {t}: {len(conf)} rows, cleaned {time.perf_counter() - t0:.1f}s",
+            file=sys.stderr,
+            flush=True,
+        )
         for off in ablations:
             t0 = time.perf_counter()
             voices = [lm.voice_for(c, rep, off=off) for c in cleaned]
@@ -159,14 +234,84 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
                 for k in sorted({proposal_key(s) for s in settings})
             }
             texts, folds = held_out(docs, cleaned, props_by, settings)
-            st = error_stats([(o, t, g) for (o, g), t in zip(docs, texts)])
-            label = "clean+lm(folds)" if not off else f"  without {next(iter(off))}"
+            for f in fs_here:
+                for i in splits[f][1]:
+                    out["texts"][off][i] = texts[i]
+                if not off:
+                    out["train_loss"][f] = folds[f].train_loss
+                    out["settings"][f] = asdict(folds[f].setting)
+                    props = props_by[proposal_key(folds[f].setting)]
+                    out["nflag"][f] = sum(
+                        1 for i in splits[f][1] for p in props[i] if lm.decide(p, folds[f].setting).flag
+                    )
+            print(f"... {name} {label} {sorted(off)} {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
+    return out
+
+
+def run(
+    langs=("en", "fr"),
+    quick: bool = False,
+    no_ablation: bool = False,
+    channel: str = "choose",
+    voices_off=None,
+    lcfg: LearnConfig = LearnConfig(),
+    prefer: str = "hand",
+    dump: str | None = None,
+) -> dict:
+    """Held-out rows per set.  With ``channel="learnt"`` each fold is cleaned (and its LM pass proposed)
+    with the confusions learnt on the other folds, and its LM settings are chosen on those other folds'
+    documents cleaned with the same table: nothing of a held-out fold is learnt from it."""
+    cfg = replace(CleanConfig(), lm_words=False)  # the cleaner without this pass: its proposals come after it
+    res_all: dict[str, Any] = {"k": K, "doc_lines": DOC_LINES, "channel": channel, "sets": []}
+    settings = grid(quick)
+    for lang in langs:
+        docs = documents(lang, quick)
+        name = f"icdar2017-{lang}-dev"
+        ablations: list[frozenset[str]] = [frozenset()] + (
+            [] if no_ablation or channel == "choose" else [frozenset([v]) for v in (voices_off or lm.VOICES)]
+        )
+        n = len(docs)
+        splits = doc_folds(n, K)
+        variants = CHANNEL_GRID if channel == "choose" else ((channel, lcfg),)
+        runs = {}
+        for label, vcfg in variants:
+            confs = fold_confusions(
+                docs,
+                lang,
+                "hand" if vcfg is None else channel if channel != "choose" else "learnt",
+                vcfg or lcfg,
+                prefer,
+            )
+            if len(set(confs)) == 1:
+                confs = confs[:1]  # (the hand rows alone: one table for every fold)
+            runs[label] = _per_fold(docs, lang, name, confs, ablations, settings, cfg, splits, label)
+        # per fold, the variant whose LM pass did best on the training folds (ties: the earlier, the hand rows)
+        chosen = [min(runs, key=lambda v: (runs[v]["train_loss"][f], list(runs).index(v))) for f in range(K)]
+        cleaned_ho: list[str] = [""] * n
+        texts_by: dict[frozenset[str], list[str]] = {off: [""] * n for off in ablations}
+        learnt: list = []
+        nflag = 0
+        for f, (_train, test) in enumerate(splits):
+            r = runs[chosen[f]]
+            for i in test:
+                cleaned_ho[i] = r["cleaned"][i]
+                for off in ablations:
+                    texts_by[off][i] = r["texts"][off][i]
+            learnt.append(r["settings"][f])
+            nflag += r["nflag"][f]
+        confs = [c for r in runs.values() for c in r["confs"]]
+        if dump:
+            import json
+
+            with open(f"{dump}.{lang}.json", "w", encoding="utf-8") as fh:
+                json.dump({"docs": docs, "cleaned": cleaned_ho, "texts": texts_by[frozenset()]}, fh)
+        raw_st = error_stats([(o, o, g) for o, g in docs])
+        cl_st = error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned_ho)])
+        rows = [(name, "raw", raw_st), (name, f"clean[{channel}]", cl_st)]
+        for off in ablations:
+            st = error_stats([(o, t, g) for (o, g), t in zip(docs, texts_by[off])])
+            label = f"clean+lm(folds)[{channel}]" if not off else f"  without {next(iter(off))}"
             rows.append((name, label, st))
-            if not off:
-                learnt = [asdict(f.setting) for f in folds]
-                props = props_by[proposal_key(folds[0].setting)]
-                nflag = sum(1 for ps in props for p in ps if lm.decide(p, folds[0].setting).flag)
-            print(f"... {name} {label} {time.perf_counter() - t0:.1f}s", file=sys.stderr, flush=True)
         for s, m, st in rows:
             print(
                 f"{s:20} {m:22} CER {st['cer_before'] * 100:6.2f} -> {st['cer_after'] * 100:6.2f} %  "
@@ -178,10 +323,13 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
                 "set": name,
                 "rows": [{"method": m, **st} for _, m, st in rows],
                 "settings_per_fold": learnt,
-                "flags_at_fold1_setting": nflag,
+                "flags_at_fold_settings": nflag,
+                "confusion_rows_per_table": [len(c) for c in confs],
+                "channel_per_fold": chosen,
+                "channel_train_loss_per_fold": {v: r["train_loss"] for v, r in runs.items()},
             }
         )
-    if not quick and not no_ablation:
+    if not quick and channel == "choose" and not voices_off and prefer == "hand":
         write_json_atomic(PROJECT_ROOT / "outputs" / "eval" / "lm.json", res_all)
     return res_all
 
@@ -189,4 +337,27 @@ def run(langs=("en", "fr"), quick: bool = False, no_ablation: bool = False) -> d
 if __name__ == "__main__":
     args = sys.argv[1:]
     langs = tuple(args[args.index("--lang") + 1].split(",")) if "--lang" in args else ("en", "fr")
-    run(langs, quick="--quick" in args, no_ablation="--no-ablation" in args)
+    channel = args[args.index("--channel") + 1] if "--channel" in args else "choose"
+    if channel not in CHANNELS:
+        print(f"error: --channel {channel}: want one of {', '.join(CHANNELS)}", file=sys.stderr)
+        sys.exit(2)
+    off = tuple(args[args.index("--off") + 1].split(",")) if "--off" in args else None
+    from .learn_confusions import with_overrides
+
+    try:
+        lcfg = with_overrides(LearnConfig(), args[args.index("--learn") + 1] if "--learn" in args else "")
+    except ValueError as e:
+        print(f"error: {e}", file=sys.stderr)
+        sys.exit(2)
+    prefer = args[args.index("--prefer") + 1] if "--prefer" in args else "hand"
+    dump = args[args.index("--dump") + 1] if "--dump" in args else None
+    run(
+        langs,
+        quick="--quick" in args,
+        no_ablation="--no-ablation" in args,
+        channel=channel,
+        voices_off=off,
+        lcfg=lcfg,
+        prefer=prefer,
+        dump=dump,
+    )

@@ -55,10 +55,53 @@ class LexiconData:
     hyphen_parts: frozenset[tuple[str, str]] = frozenset()
 
 
+def read_confusions(path: Path) -> list[tuple[str, str, float]]:
+    """The hand-made confusion rows of ``confusions.tsv``: (printed, intended, cost)."""
+    conf = []
+    for line in _lines(path):
+        parts = line.split("\t")
+        if len(parts) >= 3:
+            conf.append((parts[0], parts[1], float(parts[2])))
+    return conf
+
+
+LEARNT_CONFUSIONS = "confusions_learnt.tsv"  # learnt from OCR/gold pairs (measure.learn_confusions)
+
+
+def read_learnt_confusions(lexicon_dir: Path, lang: str) -> list[tuple[str, str, float]]:
+    """The learnt confusion rows of ``lang`` (``confusions_learnt.tsv``: lang, printed, intended, cost, ...);
+    none when the file is absent."""
+    path = Path(lexicon_dir) / LEARNT_CONFUSIONS
+    if not path.exists():
+        return []
+    out = []
+    for line in _lines(path):
+        parts = line.split("\t")
+        if len(parts) >= 4 and parts[0] == lang:
+            out.append((parts[1], parts[2], float(parts[3])))
+    return out
+
+
+def merge_confusions(hand, learnt, prefer: str = "hand") -> list[tuple[str, str, float]]:
+    """The hand rows, then the learnt rows for the pairs the hand rows do not list.  A pair in both keeps
+    its hand cost (``prefer="hand"``: a hand row is domain knowledge), the cheaper one (``"min"``) or the
+    learnt one (``"learnt"``)."""
+    got = {(p, q): c for p, q, c in learnt}
+    have = {(p, q) for p, q, _ in hand}
+    if prefer == "hand":
+        hand_rows = list(hand)
+    elif prefer in ("min", "learnt"):
+        pick = min if prefer == "min" else (lambda h, lc: lc)
+        hand_rows = [(p, q, pick(c, got[p, q]) if (p, q) in got else c) for p, q, c in hand]
+    else:
+        raise ValueError(f"prefer={prefer!r}: want hand, min or learnt")
+    return hand_rows + [(p, q, c) for p, q, c in learnt if (p, q) not in have]
+
+
 def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
     """Read the data files of ``lexicon_dir`` for ``lang``.
 
-    ``domain=False`` keeps only the general files (confusions, look-alikes, debris, elision,
+    ``domain=False`` keeps only the general files (confusions, with the learnt rows, look-alikes, debris, elision,
     historical spellings, letter forms) and drops game terms and known running heads: the setting for text from
     outside the corpus.
     """
@@ -70,11 +113,9 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
     for line in _lines(d / f"historical_{lang}.txt"):
         parts = line.split("\t")
         hist[parts[0].strip().lower()] = parts[1].strip() if len(parts) > 1 else ""
-    conf = []
-    for line in _lines(d / "confusions.tsv"):
-        parts = line.split("\t")
-        if len(parts) >= 3:
-            conf.append((parts[0], parts[1], float(parts[2])))
+    # the learnt rows (modern press, confusions_learnt.tsv) serve general text only: a witness keeps the hand
+    # rows, domain knowledge of the books (with them en-004's "cannot alter" was read "after" through l/f)
+    conf = merge_confusions(read_confusions(d / "confusions.tsv"), [] if domain else read_learnt_confusions(d, lang))
     look = {}
     for line in _lines(d / "lookalikes.tsv"):
         parts = line.split("\t")

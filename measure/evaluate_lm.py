@@ -334,30 +334,43 @@ def run(
     return res_all
 
 
-if __name__ == "__main__":
-    args = sys.argv[1:]
-    langs = tuple(args[args.index("--lang") + 1].split(",")) if "--lang" in args else ("en", "fr")
-    channel = args[args.index("--channel") + 1] if "--channel" in args else "choose"
-    if channel not in CHANNELS:
-        print(f"error: --channel {channel}: want one of {', '.join(CHANNELS)}", file=sys.stderr)
-        sys.exit(2)
-    off = tuple(args[args.index("--off") + 1].split(",")) if "--off" in args else None
+def main(argv: list[str] | None = None) -> int:
+    import argparse
+
     from .learn_confusions import with_overrides
 
+    ap = argparse.ArgumentParser(
+        prog="python -m measure.evaluate_lm",
+        description="The language-model pass on ICDAR 2017 dev, tuned on folds by document, held-out CER.",
+    )
+    ap.add_argument("--lang", default="en,fr", help="languages, comma-separated (default: en,fr)")
+    ap.add_argument("--channel", default="choose", choices=CHANNELS, help="the channel's confusions (default: choose)")
+    ap.add_argument("--off", help="voices left out, comma-separated (trigram, pairs, doc, period)")
+    ap.add_argument("--learn", default="", help="LearnConfig fields as key=value,... for the learnt rows")
+    ap.add_argument(
+        "--prefer", default="hand", choices=("hand", "min", "learnt"), help="whose cost a pair in both keeps"
+    )
+    ap.add_argument("--dump", help="write the held-out outputs to this file")
+    ap.add_argument("--quick", action="store_true", help="the first documents only (nothing written)")
+    ap.add_argument("--no-ablation", action="store_true", help="skip the voice-ablation rows")
+    a = ap.parse_args(argv)
     try:
-        lcfg = with_overrides(LearnConfig(), args[args.index("--learn") + 1] if "--learn" in args else "")
+        lcfg = with_overrides(LearnConfig(), a.learn)
     except ValueError as e:
         print(f"error: {e}", file=sys.stderr)
-        sys.exit(2)
-    prefer = args[args.index("--prefer") + 1] if "--prefer" in args else "hand"
-    dump = args[args.index("--dump") + 1] if "--dump" in args else None
+        return 2
     run(
-        langs,
-        quick="--quick" in args,
-        no_ablation="--no-ablation" in args,
-        channel=channel,
-        voices_off=off,
+        tuple(a.lang.split(",")),
+        quick=a.quick,
+        no_ablation=a.no_ablation,
+        channel=a.channel,
+        voices_off=tuple(a.off.split(",")) if a.off else None,
         lcfg=lcfg,
-        prefer=prefer,
-        dump=dump,
+        prefer=a.prefer,
+        dump=a.dump,
     )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

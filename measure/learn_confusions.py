@@ -123,7 +123,7 @@ def learn(docs: Sequence[tuple[str, str]], cfg: LearnConfig = LearnConfig()) -> 
     decades = -math.log10(p_plain)
     setattr(learn, "last_decades", decades)  # (reported by the table's header)
     occ: dict[str, int] = {}
-    out = []
+    out: list[Confusion] = []
     for (p, q), c in counts.most_common():
         if c < cfg.min_count or len(out) >= cfg.top_n:
             break

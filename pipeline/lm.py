@@ -337,14 +337,34 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
             pool = memo["pool", cfg.frequent_zipf] = sorted(
                 w for w, z in rep.zipf.items() if z >= cfg.frequent_zipf and w.isalpha()
             )
-        from rapidfuzz import process
-        from rapidfuzz.distance import Levenshtein
-
-        near = [w for w, _, _ in process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
-        hit = memo[key] = [
-            (w, c) for w in near if w != lw and len(w) > 1 for c in [rep.channel.cost(lw, w, 1.0)] if c <= 1.0
-        ]
+        near = [w for w in near_words(lw, pool, memo, cfg.frequent_zipf) if w != lw and len(w) > 1]
+        hit = memo[key] = [(w, c) for w, c in zip(near, rep.channel.costs(lw, near, 1.0)) if c <= 1.0]
     return hit
+
+
+def _deletes1(w: str) -> set[str]:
+    return {w} | {w[:k] + w[k + 1 :] for k in range(len(w))}
+
+
+def near_words(lw: str, pool: list[str], memo: dict, key) -> list[str]:
+    """The words of ``pool`` (sorted) at most one Levenshtein edit from ``lw``, nearest first, then in pool
+    order: what ``rapidfuzz.process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1,
+    limit=None)`` returns, found through an index of each word and its one-letter deletions (built once
+    in ``memo``; two strings one edit apart share one of these) instead of a scan of the pool."""
+    from rapidfuzz.distance import Levenshtein
+
+    index = memo.get(("index", key))
+    if index is None:
+        index = {}
+        for k, w in enumerate(pool):
+            for d in _deletes1(w):
+                index.setdefault(d, []).append(k)
+        memo["index", key] = index
+    found: set[int] = set()
+    for d in _deletes1(lw):
+        found.update(index.get(d, ()))
+    dist = Levenshtein.distance
+    return [pool[k] for n, k in sorted((dist(lw, pool[k]), k) for k in found) if n <= 1]
 
 
 def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
@@ -376,12 +396,48 @@ def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCo
     return Proposal(s, e2, whole, False, False, False, scored, False)
 
 
-def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
+def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg: LMConfig) -> bool:
+    """Whether some candidate ``(word, cost)`` of ``words[i]`` could score at least ``margin`` (speed only:
+    False is exact, True may not be).  Every ``Voice.logp`` is <= 0 (the log of a mixture of
+    probabilities, its floors below 0), so the window's terms summed so far bound it from above: a
+    candidate is dropped as soon as they fall below what its channel cost and the margin require."""
+    if cfg.lam <= 0.0 or max(cfg.unk_logp, cfg.period_logp, cfg.unigram_floor) > 0.0:
+        return True
+    left1 = words[i - 1] if i >= 1 else BOUNDARY
+    left2 = (words[i - 2] if i >= 2 else BOUNDARY) if left1 != BOUNDARY else ""
+    r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
+    r2 = words[i + 2] if i + 2 < len(words) and r1 != BOUNDARY else BOUNDARY
+    base = voice.window(words, i, words[i]) - 1e-6  # (slack: the window sums its terms in another order)
+    logp = voice.logp
+    for w, c in cands:
+        need = base + (margin + cfg.channel_scale * c) / cfg.lam
+        if need > 0.0:
+            continue
+        # (the terms that change with the word after it first: they fall the most for a wrong reading)
+        if r1 != BOUNDARY:
+            s = logp(r1, w, left1)
+            if s < need:
+                continue
+            if r2 != BOUNDARY:
+                s += logp(r2, r1, w)
+                if s < need:
+                    continue
+        else:
+            s = 0.0
+        if s + logp(w, left1, left2) >= need:
+            return True
+    return False
+
+
+def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: bool = False) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
     ``rep`` is the cleaner's :class:`pipeline.clean.repairer.Repairer` (lexicon, protected words, channel and
     candidate retrieval).  Names (capitalised inside a sentence, no debris), capitals, protected words
-    (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged."""
+    (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged.  ``prune``: leave
+    out the known, rare and letter tokens that :func:`decide` with ``cfg`` would keep as printed without a
+    flag (no candidate can reach their margin, :func:`may_reach`): what the cleaning pass needs, not what a
+    search over the margins needs."""
     toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
@@ -443,7 +499,10 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         if letter:
             cands = frequent_neighbours(lw, rep, replace(cfg, frequent_zipf=cfg.letter_zipf))
             cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
-            if cands:
+            if cands and (
+                not prune
+                or may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg)
+            ):
                 scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
                 out.append(Proposal(s, e, t, False, False, False, scored, False, True))
             continue
@@ -487,6 +546,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
+        if prune and (known or rare):  # (never flagged: a repair or nothing)
+            if not may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg):
+                continue
         scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
     return out

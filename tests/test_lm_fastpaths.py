@@ -166,3 +166,17 @@ def test_pruned_proposals_are_the_full_ones_less_those_kept_as_printed_without_a
     assert [v for v, p in zip(kept, full) if not _no_op(v, p)] == [
         v for v, p in ((lm.decide(p, cfg), p) for p in pruned) if not _no_op(v, p)
     ]
+
+
+def test_the_loaded_heap_is_frozen_once_per_key():
+    import gc
+
+    from pipeline.clean.memo import freeze_loaded
+
+    freeze_loaded(("test", 1))
+    n = gc.get_freeze_count()
+    assert n > 0
+    keep = [[i] for i in range(1000)]  # (tracked objects made after the freeze)
+    freeze_loaded(("test", 1))
+    assert gc.get_freeze_count() == n and keep
+    gc.unfreeze()

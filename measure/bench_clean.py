@@ -69,6 +69,10 @@ def first_pass(runs: int = FIRST_PASS_RUNS, lm_words: bool = True) -> dict:
 
             lm.trigram_model()
             lm.gcide_words()
+        # (one sentence cleaned: what is built once per resources on first use, the LM pass's period words
+        # and pools of frequent words; the repairer and its memos are made afresh for each run below)
+        w = Witness(id="bench", file="-", game="ecarte", lang=lang, kind="ocr", title="bench")
+        clean(WitnessText(w, docs[0].split("\n")[0]), res, cfg)
         sets.append((lang, docs[:distinct], res, ntok))
     startup = time.perf_counter() - t_load - t_sym
     from pipeline.clean.memo import freeze_loaded

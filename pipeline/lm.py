@@ -332,12 +332,13 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
     key = (lw, cfg.frequent_zipf)
     hit = memo.get(key)
     if hit is None:
-        pool = memo.get(("pool", cfg.frequent_zipf))
+        pools = rep.res.derived("lm_frequent_pools")  # (with the resources: the same for every repairer)
+        pool = pools.get(("pool", cfg.frequent_zipf))
         if pool is None:
-            pool = memo["pool", cfg.frequent_zipf] = sorted(
+            pool = pools["pool", cfg.frequent_zipf] = sorted(
                 w for w, z in rep.zipf.items() if z >= cfg.frequent_zipf and w.isalpha()
             )
-        near = [w for w in near_words(lw, pool, memo, cfg.frequent_zipf) if w != lw and len(w) > 1]
+        near = [w for w in near_words(lw, pool, pools, cfg.frequent_zipf) if w != lw and len(w) > 1]
         hit = memo[key] = [(w, c) for w, c in zip(near, rep.channel.costs(lw, near, 1.0)) if c <= 1.0]
     return hit
 
@@ -618,8 +619,8 @@ def voice_for(
     uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
     period: frozenset[str] | dict[str, None] = frozenset()
     if "period" not in off:
-        memo = rep.memo("lm_period")  # (built once per repairer: GCIDE has some 100 k headwords)
-        key = id(period_extra)
+        memo = rep.res.derived("lm_period")  # (built once per resources: GCIDE has some 100 k headwords)
+        key = period_extra  # (the set itself, not its id: the table outlives a repairer)
         period = memo.get(key)
         if period is None:
             words = set(rep.hist) | set(rep.domain)

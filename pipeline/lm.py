@@ -445,14 +445,14 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     junk_memo = rep.memo("lm_has_junk")  # (token -> has_junk: a pure function of the printed token)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
-        if lw == BOUNDARY or not any(c.isalpha() for c in t):
+        if lw == BOUNDARY or not any(map(str.isalpha, t)):
             continue
         junk = junk_memo.get(t)
         if junk is None:
             junk = junk_memo[t] = has_junk(t)
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False
-        if not junk and not hinted and sum(c.isalpha() for c in t) < cfg.min_letters:
+        if not junk and not hinted and sum(map(str.isalpha, t)) < cfg.min_letters:
             # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
             # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
             if not (
@@ -466,12 +466,15 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             ):
                 continue
             letter = True
-        if cfg.hyphen_words and not junk and not letter and rep.lang in cfg.strong_langs:
+        if cfg.hyphen_words and not junk and not letter and text[e : e + 1] == "-" and rep.lang in cfg.strong_langs:
             p = hyphen_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)
                 continue
-        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or SPLIT_TAIL.search(text, max(0, s - 8), s):
+        tail = text[max(0, s - 8) : s]  # (SPLIT_TAIL needs a hyphen there: looked for first)
+        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or (
+            ("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s)
+        ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         core = t.strip("'’»")
         junk = junk or (
@@ -482,8 +485,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if not junk and not core.isalpha():
             continue
         look = rep.res.lexdata.lookalikes
-        mixed = any(c.islower() for c in core) and any(c.isupper() for c in core[1:])
-        if rep.lang in cfg.strong_langs and mixed and all(c in look for c in core):
+        mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+        if rep.lang in cfg.strong_langs and mixed and all(map(look.__contains__, core)):
             continue  # a number in digit look-alikes (page lOO): read as digits or not at all, never as a word
         if rep.protected(lw):
             continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)

@@ -401,7 +401,8 @@ def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg:
     """Whether some candidate ``(word, cost)`` of ``words[i]`` could score at least ``margin`` (speed only:
     False is exact, True may not be).  Every ``Voice.logp`` is <= 0 (the log of a mixture of
     probabilities, its floors below 0), so the window's terms summed so far bound it from above: a
-    candidate is dropped as soon as they fall below what its channel cost and the margin require."""
+    candidate is dropped as soon as they fall below what its channel cost and the margin require.
+    ``cands=None``: any candidates, none costing less than 0."""
     if cfg.lam <= 0.0 or max(cfg.unk_logp, cfg.period_logp, cfg.unigram_floor) > 0.0:
         return True
     left1 = words[i - 1] if i >= 1 else BOUNDARY
@@ -409,6 +410,8 @@ def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg:
     r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
     r2 = words[i + 2] if i + 2 < len(words) and r1 != BOUNDARY else BOUNDARY
     base = voice.window(words, i, words[i]) - 1e-6  # (slack: the window sums its terms in another order)
+    if cands is None:
+        return base + margin / cfg.lam <= 0.0
     logp = voice.logp
     for w, c in cands:
         need = base + (margin + cfg.channel_scale * c) / cfg.lam
@@ -512,6 +515,11 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             continue
         known = z >= rep.cfg.nonword_zipf
         rare = not known and not junk and (z > 0.0 or voice.known(lw))
+        if prune and rare and not hinted and cfg.channel_scale >= 0.0 and getattr(rep.channel, "_monotone", False):
+            # (no candidate costs less than 0 and no window has a log10 probability above 0: a rare word whose
+            # printed window is more probable than 10 ** -margin cannot be repaired, whatever its candidates)
+            if not may_reach(voice, words, i, None, margin_of(Proposal(s, e, t, False, True, False, ()), cfg), cfg):
+                continue
         if known and hinted:
             # French: a grammar rule fired on this word; its suggestions are the candidates
             gc: list[tuple[str, float]] = []

@@ -41,6 +41,7 @@ BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
 LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
 JUNK_CHARS = "^|*{}<>%$\\;"
+_JUNK_OR_BRACKET = frozenset(JUNK_CHARS + "()")  # (has_junk's first test, one set look-up per character)
 SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
 
 
@@ -309,7 +310,7 @@ class Verdict:
 
 def has_junk(tok: str) -> bool:
     """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
-    if any(c in JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok):
+    if not _JUNK_OR_BRACKET.isdisjoint(tok) and any(map(str.isalpha, tok)):
         return True
     from .junk import DIGIT_INSIDE, ORDINAL
 

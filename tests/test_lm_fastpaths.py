@@ -180,3 +180,15 @@ def test_the_loaded_heap_is_frozen_once_per_key():
     freeze_loaded(("test", 1))
     assert gc.get_freeze_count() == n and keep
     gc.unfreeze()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab1é^|*{}<>%$\\;()'’»-.", max_size=8))
+def test_has_junk_equals_its_plain_form(tok):
+    from pipeline.junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    plain = (any(c in lm.JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok)) or (
+        bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+    )
+    assert lm.has_junk(tok) == plain

@@ -162,7 +162,7 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .segment import segment
     from .tei import witness_tei
 
-    from .clean.memo import fewer_collections
+    from .clean.memo import fewer_collections, freeze_loaded
     from .progress import MIN_CHARS, bar
 
     # (a book shows which stage it is in, on a terminal; the stages show their own bars inside; the cyclic
@@ -173,7 +173,9 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
         bar(5, f"{wt.witness.id}: clean", unit="stage", min_total=0, disable_if_empty=len(wt.raw) < MIN_CHARS) as shown,
     ):
         t0 = time.perf_counter()
-        cleaned = clean(wt, load_resources(corpus_dir, wt.witness.lang))
+        res = load_resources(corpus_dir, wt.witness.lang)
+        freeze_loaded(("clean", wt.witness.lang))  # (speed only: once per language and process)
+        cleaned = clean(wt, res)
         shown.update(1)
         shown.set_description(f"{wt.witness.id}: segment")
         t1 = time.perf_counter()

@@ -41,6 +41,7 @@ BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
 LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
 JUNK_CHARS = "^|*{}<>%$\\;"
+_JUNK_OR_BRACKET = frozenset(JUNK_CHARS + "()")  # (has_junk's first test, one set look-up per character)
 SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
 
 
@@ -311,7 +312,7 @@ class Verdict:
 
 def has_junk(tok: str) -> bool:
     """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
-    if any(c in JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok):
+    if not _JUNK_OR_BRACKET.isdisjoint(tok) and any(map(str.isalpha, tok)):
         return True
     from .junk import DIGIT_INSIDE, ORDINAL
 
@@ -334,19 +335,40 @@ def frequent_neighbours(lw: str, rep, cfg: LMConfig) -> list[tuple[str, float]]:
     key = (lw, cfg.frequent_zipf)
     hit = memo.get(key)
     if hit is None:
-        pool = memo.get(("pool", cfg.frequent_zipf))
+        pools = rep.res.derived("lm_frequent_pools")  # (with the resources: the same for every repairer)
+        pool = pools.get(("pool", cfg.frequent_zipf))
         if pool is None:
-            pool = memo["pool", cfg.frequent_zipf] = sorted(
+            pool = pools["pool", cfg.frequent_zipf] = sorted(
                 w for w, z in rep.zipf.items() if z >= cfg.frequent_zipf and w.isalpha()
             )
-        from rapidfuzz import process
-        from rapidfuzz.distance import Levenshtein
-
-        near = [w for w, _, _ in process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
-        hit = memo[key] = [
-            (w, c) for w in near if w != lw and len(w) > 1 for c in [rep.channel.cost(lw, w, 1.0)] if c <= 1.0
-        ]
+        near = [w for w in near_words(lw, pool, pools, cfg.frequent_zipf) if w != lw and len(w) > 1]
+        hit = memo[key] = [(w, c) for w, c in zip(near, rep.channel.costs(lw, near, 1.0)) if c <= 1.0]
     return hit
+
+
+def _deletes1(w: str) -> set[str]:
+    return {w} | {w[:k] + w[k + 1 :] for k in range(len(w))}
+
+
+def near_words(lw: str, pool: list[str], memo: dict, key) -> list[str]:
+    """The words of ``pool`` (sorted) at most one Levenshtein edit from ``lw``, nearest first, then in pool
+    order: what ``rapidfuzz.process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1,
+    limit=None)`` returns, found through an index of each word and its one-letter deletions (built once
+    in ``memo``; two strings one edit apart share one of these) instead of a scan of the pool."""
+    from rapidfuzz.distance import Levenshtein
+
+    index = memo.get(("index", key))
+    if index is None:
+        index = {}
+        for k, w in enumerate(pool):
+            for d in _deletes1(w):
+                index.setdefault(d, []).append(k)
+        memo["index", key] = index
+    found: set[int] = set()
+    for d in _deletes1(lw):
+        found.update(index.get(d, ()))
+    dist = Levenshtein.distance
+    return [pool[k] for n, k in sorted((dist(lw, pool[k]), k) for k in found) if n <= 1]
 
 
 def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
@@ -378,26 +400,65 @@ def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCo
     return Proposal(s, e2, whole, False, False, False, scored, False)
 
 
-def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[Proposal]:
+def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg: LMConfig) -> bool:
+    """Whether some candidate ``(word, cost)`` of ``words[i]`` could score at least ``margin`` (speed only:
+    False is exact, True may not be).  Every ``Voice.logp`` is <= 0 (the log of a mixture of
+    probabilities, its floors below 0), so the window's terms summed so far bound it from above: a
+    candidate is dropped as soon as they fall below what its channel cost and the margin require.
+    ``cands=None``: any candidates, none costing less than 0."""
+    if cfg.lam <= 0.0 or max(cfg.unk_logp, cfg.period_logp, cfg.unigram_floor) > 0.0:
+        return True
+    left1 = words[i - 1] if i >= 1 else BOUNDARY
+    left2 = (words[i - 2] if i >= 2 else BOUNDARY) if left1 != BOUNDARY else ""
+    r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
+    r2 = words[i + 2] if i + 2 < len(words) and r1 != BOUNDARY else BOUNDARY
+    base = voice.window(words, i, words[i]) - 1e-6  # (slack: the window sums its terms in another order)
+    if cands is None:
+        return base + margin / cfg.lam <= 0.0
+    logp = voice.logp
+    for w, c in cands:
+        need = base + (margin + cfg.channel_scale * c) / cfg.lam
+        if need > 0.0:
+            continue
+        # (the terms that change with the word after it first: they fall the most for a wrong reading)
+        if r1 != BOUNDARY:
+            s = logp(r1, w, left1)
+            if s < need:
+                continue
+            if r2 != BOUNDARY:
+                s += logp(r2, r1, w)
+                if s < need:
+                    continue
+        else:
+            s = 0.0
+        if s + logp(w, left1, left2) >= need:
+            return True
+    return False
+
+
+def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: bool = False) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
     ``rep`` is the cleaner's :class:`pipeline.clean.repairer.Repairer` (lexicon, protected words, channel and
     candidate retrieval).  Names (capitalised inside a sentence, no debris), capitals, protected words
-    (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged."""
+    (historical, domain, ``voice.period``), numbers and one-letter tokens are not judged.  ``prune``: leave
+    out the known, rare and letter tokens that :func:`decide` with ``cfg`` would keep as printed without a
+    flag (no candidate can reach their margin, :func:`may_reach`): what the cleaning pass needs, not what a
+    search over the margins needs."""
     toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     junk_memo = rep.memo("lm_has_junk")  # (token -> has_junk: a pure function of the printed token)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
-        if lw == BOUNDARY or not any(c.isalpha() for c in t):
+        if lw == BOUNDARY or not any(map(str.isalpha, t)):
             continue
         junk = junk_memo.get(t)
         if junk is None:
             junk = junk_memo[t] = has_junk(t)
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False
-        if not junk and not hinted and sum(c.isalpha() for c in t) < cfg.min_letters:
+        if not junk and not hinted and sum(map(str.isalpha, t)) < cfg.min_letters:
             # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
             # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
             if not (
@@ -411,12 +472,15 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
             ):
                 continue
             letter = True
-        if cfg.hyphen_words and not junk and not letter and rep.lang in cfg.strong_langs:
+        if cfg.hyphen_words and not junk and not letter and text[e : e + 1] == "-" and rep.lang in cfg.strong_langs:
             p = hyphen_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)
                 continue
-        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or SPLIT_TAIL.search(text, max(0, s - 8), s):
+        tail = text[max(0, s - 8) : s]  # (SPLIT_TAIL needs a hyphen there: looked for first)
+        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or (
+            ("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s)
+        ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         core = t.strip("'’»")
         junk = junk or (
@@ -427,8 +491,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         if not junk and not core.isalpha():
             continue
         look = rep.res.lexdata.lookalikes
-        mixed = any(c.islower() for c in core) and any(c.isupper() for c in core[1:])
-        if rep.lang in cfg.strong_langs and mixed and all(c in look for c in core):
+        mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+        if rep.lang in cfg.strong_langs and mixed and all(map(look.__contains__, core)):
             continue  # a number in digit look-alikes (page lOO): read as digits or not at all, never as a word
         if rep.protected(lw):
             continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)
@@ -445,12 +509,20 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         if letter:
             cands = frequent_neighbours(lw, rep, replace(cfg, frequent_zipf=cfg.letter_zipf))
             cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
-            if cands:
+            if cands and (
+                not prune
+                or may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg)
+            ):
                 scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
                 out.append(Proposal(s, e, t, False, False, False, scored, False, True))
             continue
         known = z >= rep.cfg.nonword_zipf
         rare = not known and not junk and (z > 0.0 or voice.known(lw))
+        if prune and rare and not hinted and cfg.channel_scale >= 0.0 and getattr(rep.channel, "_monotone", False):
+            # (no candidate costs less than 0 and no window has a log10 probability above 0: a rare word whose
+            # printed window is more probable than 10 ** -margin cannot be repaired, whatever its candidates)
+            if not may_reach(voice, words, i, None, margin_of(Proposal(s, e, t, False, True, False, ()), cfg), cfg):
+                continue
         if known and hinted:
             # French: a grammar rule fired on this word; its suggestions are the candidates
             gc: list[tuple[str, float]] = []
@@ -489,6 +561,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig()) -> list[
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
+        if prune and (known or rare):  # (never flagged: a repair or nothing)
+            if not may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg):
+                continue
         scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
     return out
@@ -558,8 +633,8 @@ def voice_for(
     uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
     period: frozenset[str] | dict[str, None] = frozenset()
     if "period" not in off:
-        memo = rep.memo("lm_period")  # (built once per repairer: GCIDE has some 100 k headwords)
-        key = id(period_extra)
+        memo = rep.res.derived("lm_period")  # (built once per resources: GCIDE has some 100 k headwords)
+        key = period_extra  # (the set itself, not its id: the table outlives a repairer)
         period = memo.get(key)
         if period is None:
             words = set(rep.hist) | set(rep.domain)

@@ -7,6 +7,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -109,3 +110,85 @@ def test_the_collector_thresholds_are_raised_while_cleaning_and_restored_after()
     assert gc.get_threshold() == before
     clean_text("Tbe king takes tbe trick.", "en")
     assert gc.get_threshold() == before
+
+
+# ---- the LM pass's exact pruning and the frequent words' index (third round) ---------------------------------
+
+POOL = sorted({"the", "then", "than", "they", "he", "be", "we", "she", "in", "on", "of", "or", "an", "a", "i", "was"})
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abehilnorstwy", max_size=6))
+def test_near_words_equal_rapidfuzz_extract_at_one_edit(lw):
+    from rapidfuzz import process
+    from rapidfuzz.distance import Levenshtein
+
+    want = [w for w, _, _ in process.extract(lw, POOL, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
+    assert lm.near_words(lw, POOL, {}, 0) == want
+
+
+CONFUSABLE = (
+    "the tho tbe he be is wa was tile tire king card must played rot not tee i o a of in "
+    "dealer obliged shew whist and ami trick takes cards game his hand ordinaty . ,"
+).split()
+
+
+@pytest.fixture(scope="module")
+def rep():
+    from pipeline.clean import CleanConfig, general_resources
+
+    return general_resources("en").repairer(CleanConfig())
+
+
+def _no_op(v: lm.Verdict, p: lm.Proposal) -> bool:
+    return (v.after is None or v.after == p.printed) and not v.flag
+
+
+@pytest.mark.parametrize(
+    "cfg",
+    [
+        lm.LMConfig(),
+        lm.LMConfig(realword_margin=0.0, rare_margin=0.0, letter_margin=0.0),
+        lm.LMConfig(realword_margin=-2.0, channel_scale=0.5, realword_max_logp=-1.0),
+        lm.LMConfig(lam=0.5, realword_margin=3.0),
+    ],
+)
+@settings(max_examples=60, deadline=None)
+@given(words=st.lists(st.sampled_from(CONFUSABLE), min_size=1, max_size=14))
+def test_pruned_proposals_are_the_full_ones_less_those_kept_as_printed_without_a_flag(rep, cfg, words):
+    text = " ".join(words).replace(" .", ".").replace(" ,", ",")
+    voice = lm.voice_for(text, rep, cfg)
+    full = lm.proposals(text, rep, voice, cfg)
+    pruned = lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg, prune=True)
+    assert [p for p in full if p in pruned] == pruned  # (a subsequence, each proposal unchanged)
+    assert all(_no_op(lm.decide(p, cfg), p) for p in full if p not in pruned)
+    kept = [lm.decide(p, cfg) for p in full]
+    assert [v for v, p in zip(kept, full) if not _no_op(v, p)] == [
+        v for v, p in ((lm.decide(p, cfg), p) for p in pruned) if not _no_op(v, p)
+    ]
+
+
+def test_the_loaded_heap_is_frozen_once_per_key():
+    import gc
+
+    from pipeline.clean.memo import freeze_loaded
+
+    freeze_loaded(("test", 1))
+    n = gc.get_freeze_count()
+    assert n > 0
+    keep = [[i] for i in range(1000)]  # (tracked objects made after the freeze)
+    freeze_loaded(("test", 1))
+    assert gc.get_freeze_count() == n and keep
+    gc.unfreeze()
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab1é^|*{}<>%$\\;()'’»-.", max_size=8))
+def test_has_junk_equals_its_plain_form(tok):
+    from pipeline.junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    plain = (any(c in lm.JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok)) or (
+        bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+    )
+    assert lm.has_junk(tok) == plain

@@ -24,7 +24,7 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
     if ctx.lang == "fr":  # (French: the laws' outcome phrases as context, where no n-gram model exists)
         edits = outcome_repairs(text, ctx.lex.phrases, ctx.rep.channel, ctx.rep.protected)
     done = [(e.start, e.end) for e in edits]
-    for p in lm.proposals(text, ctx.rep, voice, cfg):
+    for p in lm.proposals(text, ctx.rep, voice, cfg, prune=True):  # (prune: speed only)
         if done and any(a < p.end and p.start < b for a, b in done):
             continue
         v = lm.decide(p, cfg)

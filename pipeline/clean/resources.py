@@ -28,12 +28,18 @@ class CleanResources:
     general: GeneralLexicon
     corpus: CorpusCounts = field(default_factory=CorpusCounts)
     _repairers: dict = field(default_factory=dict, repr=False)
+    _derived: dict = field(default_factory=dict, repr=False)
 
     def repairer(self, cfg: CleanConfig) -> Repairer:
         r = self._repairers.get(cfg)
         if r is None:
             r = self._repairers[cfg] = Repairer(self, cfg)
         return r
+
+    def derived(self, name: str) -> dict:
+        """A table derived from these resources alone, built on first use and kept with them (the language
+        model's pools of frequent words, its period words): the same for every configuration and text."""
+        return self._derived.setdefault(name, {})
 
 
 @lru_cache(maxsize=8)

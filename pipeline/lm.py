@@ -478,8 +478,10 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 out.append(p)
                 continue
         tail = text[max(0, s - 8) : s]  # (SPLIT_TAIL needs a hyphen there: looked for first)
-        if text[e : e + 1] in ("-", "¬") or (s and text[s - 1] in "-¬") or (
-            ("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s)
+        if (
+            text[e : e + 1] in ("-", "¬")
+            or (s and text[s - 1] in "-¬")
+            or (("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s))
         ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         core = t.strip("'’»")
@@ -511,7 +513,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
             if cands and (
                 not prune
-                or may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg)
+                or may_reach(
+                    voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg
+                )
             ):
                 scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
                 out.append(Proposal(s, e, t, False, False, False, scored, False, True))
@@ -562,7 +566,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if not cands and not junk and known:
             continue
         if prune and (known or rare):  # (never flagged: a repair or nothing)
-            if not may_reach(voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg):
+            if not may_reach(
+                voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg
+            ):
                 continue
         scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))

@@ -330,7 +330,7 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     table's patterns, passed in)."""
     key = (id(extraction), law.game, law.lang, law.text)
     hit = _READ_CACHE.get(key)
-    if hit is not None:
+    if hit is not None and hit[2] is extraction:
         return Provision(law.id, hit[0], hit[1], tuple(outcomes))
     rules = extraction.rules(law.game, law.lang)
     if not rules or not law.text.strip():
@@ -367,8 +367,10 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
             conds.setdefault((f, v), (f, v, words))
     if len(_READ_CACHE) >= READ_CACHE_SIZE:
         _READ_CACHE.clear()
-    _READ_CACHE[key] = (tuple(sorted(events.values())), tuple(sorted(conds.values())))
-    read_events, read_conds = _READ_CACHE[key]
+    # (the entry holds the extraction itself: keyed by its id alone, a new extraction made after an old one was
+    # collected could reuse the id and be served the old one's readings)
+    _READ_CACHE[key] = (tuple(sorted(events.values())), tuple(sorted(conds.values())), extraction)
+    read_events, read_conds, _ = _READ_CACHE[key]
     return Provision(law.id, read_events, read_conds, tuple(outcomes))
 
 

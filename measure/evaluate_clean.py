@@ -32,6 +32,7 @@ import regex
 from rapidfuzz.distance import Levenshtein
 
 from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources, load_resources
+from pipeline.clean.resources import CleanResources
 from pipeline.model import Witness, WitnessText
 
 TOKEN = regex.compile(r"[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*")
@@ -146,21 +147,32 @@ def error_stats(pairs: list[tuple[str, str, str]]) -> dict:
     }
 
 
+def near_miss_alignment(ot: list[str], gt: list[str]):
+    """``(i, j, equal)`` for the OCR tokens ``ot[i]`` aligned one to one with a gold token ``gt[j]``
+    (:func:`Levenshtein.opcodes` over the token lists): the ``equal`` runs, and the tokens of same-length
+    ``replace`` runs that are a near miss of their gold token (at most max(1, len // 3) edits)."""
+    for op in Levenshtein.opcodes(ot, gt):
+        if op.tag == "equal":
+            for k in range(op.src_end - op.src_start):
+                yield op.src_start + k, op.dest_start + k, True
+        elif op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start:
+            for k in range(op.src_end - op.src_start):
+                a, b = ot[op.src_start + k], gt[op.dest_start + k]
+                if Levenshtein.distance(a, b) <= max(1, len(b) // 3):
+                    yield op.src_start + k, op.dest_start + k, False
+
+
 def word_ceiling(ocr: str, gold: str) -> str:
     """EVALUATION ONLY: what a perfect word-by-word corrector would print.  The OCR tokens that align one to
-    one with a gold token (:func:`Levenshtein.opcodes` over the token lists: ``equal`` and same-length
-    ``replace`` runs) and are a near miss of it (at most max(1, len // 3) edits) become the gold token; the
+    one with a gold token and are a near miss of it (:func:`near_miss_alignment`) become the gold token; the
     rest stays as printed: text the gold leaves out, words split or merged, far misreadings.  Its CER is
     the ceiling of word repair on a set (the part of the error a word corrector can reach)."""
     o, g = normalise(ocr), normalise(gold)
     ot, gt = o.split(), g.split()
     out = list(ot)
-    for op in Levenshtein.opcodes(ot, gt):
-        if op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start:
-            for k in range(op.src_end - op.src_start):
-                a, b = ot[op.src_start + k], gt[op.dest_start + k]
-                if Levenshtein.distance(a, b) <= max(1, len(b) // 3):
-                    out[op.src_start + k] = b
+    for i, j, equal in near_miss_alignment(ot, gt):
+        if not equal:
+            out[i] = gt[j]
     return " ".join(out)
 
 
@@ -260,11 +272,14 @@ def build_reading_text(corpus: Path, name: str, lang: str, raw: str, cleaned) ->
     return reading_text(WitnessResult(w, cleaned, segment(cleaned, w)))
 
 
-def _clean_outside(name: str, lang: str, texts: list[str], cfg: CleanConfig) -> tuple[list[str], float, int, int]:
+def _clean_outside(
+    name: str, lang: str, texts: list[str], cfg: CleanConfig, res: CleanResources | None = None
+) -> tuple[list[str], float, int, int]:
     """Our cleaner on texts from outside the corpus, as an OCR set is scored: hyphen joining off (such gold
-    keeps line-break hyphens), general resources only.  (cleaned texts, seconds, corrections, flags)"""
+    keeps line-break hyphens), general resources only (``res``: these instead, e.g. another channel).
+    (cleaned texts, seconds, corrections, flags)"""
     icfg = replace(cfg, join_hyphens=False)
-    res = general_resources(lang)
+    res = res or general_resources(lang)
     w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
     t0 = time.perf_counter()
     outs, ncorr, nflag = [], 0, 0

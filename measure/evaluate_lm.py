@@ -27,11 +27,10 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from pipeline import lm
-from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources
+from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, general_resources
 from pipeline.clean.lexicon import merge_confusions, read_confusions
 from pipeline.clean.resources import CleanResources
-from pipeline.model import Witness, WitnessText
-from .evaluate_clean import DOC_LINES, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
+from .evaluate_clean import DOC_LINES, _clean_outside, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
 from .folds import cross_validate, doc_folds, pooled
 from .learn_confusions import LearnConfig, learn
 
@@ -166,25 +165,19 @@ def fold_confusions(
     (hand rows + rows learnt on the training folds), or the hand rows alone (``channel="hand"``).
     ``channel="all"`` learns one table from every document: IN-SAMPLE, for exploring only (no held-out figure)."""
     hand = read_confusions(DEFAULT_CORPUS / "lexicon" / "confusions.tsv")
+
+    def table(learn_from) -> tuple:
+        learnt = [(c.printed, c.intended, c.cost) for c in learn(learn_from, lcfg)] if learn_from else []
+        return tuple(merge_confusions(hand, learnt, prefer))
+
     if channel == "all":
-        learnt = [(c.printed, c.intended, c.cost) for c in learn(docs, lcfg)]
-        return [tuple(merge_confusions(hand, learnt, prefer))]
-    out = []
-    for train, _test in doc_folds(len(docs), K):
-        learnt = (
-            [(c.printed, c.intended, c.cost) for c in learn([docs[i] for i in train], lcfg)]
-            if channel == "learnt"
-            else []
-        )
-        out.append(tuple(merge_confusions(hand, learnt, prefer)))
-    return out
+        return [table(docs)]
+    return [table([docs[i] for i in train] if channel == "learnt" else []) for train, _test in doc_folds(len(docs), K)]
 
 
 def clean_with(res: CleanResources, lang: str, name: str, texts: list[str], cfg: CleanConfig) -> list[str]:
     """The cleaner on texts from outside the corpus (hyphen joining off), with the resources ``res``."""
-    icfg = replace(cfg, join_hyphens=False)
-    w = Witness(id="ocr", file="-", game="ecarte", lang=lang, kind="ocr", title=name)
-    return [clean(WitnessText(w, o), res, icfg).text for o in texts]
+    return _clean_outside(name, lang, texts, cfg, res)[0]
 
 
 # the channels the folds choose among with ``--channel choose`` (most conservative first: ties go to it)

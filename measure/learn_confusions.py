@@ -58,20 +58,15 @@ def token_pairs(ocr: str, gold: str) -> tuple[list[tuple[str, str]], list[str]]:
     """The one-to-one near-miss (OCR token, gold token) pairs of a document, and all its aligned gold
     tokens (equal and near-miss: the occurrences of the intended sides), both lower case (``word_ceiling``'s
     alignment)."""
-    from .evaluate_clean import normalise
+    from .evaluate_clean import near_miss_alignment, normalise
 
     ot, gt = normalise(ocr).lower().split(), normalise(gold).lower().split()
     pairs: list[tuple[str, str]] = []
     seen: list[str] = []
-    for op in Levenshtein.opcodes(ot, gt):
-        if op.tag == "equal":
-            seen.extend(gt[op.dest_start : op.dest_end])
-        elif op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start:
-            for k in range(op.src_end - op.src_start):
-                a, b = ot[op.src_start + k], gt[op.dest_start + k]
-                if Levenshtein.distance(a, b) <= max(1, len(b) // 3):
-                    pairs.append((a, b))
-                    seen.append(b)
+    for i, j, equal in near_miss_alignment(ot, gt):
+        seen.append(gt[j])
+        if not equal:
+            pairs.append((ot[i], gt[j]))
     return pairs, seen
 
 

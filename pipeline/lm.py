@@ -522,7 +522,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             continue
         known = z >= rep.cfg.nonword_zipf
         rare = not known and not junk and (z > 0.0 or voice.known(lw))
-        if prune and rare and not hinted and cfg.channel_scale >= 0.0 and getattr(rep.channel, "_monotone", False):
+        if prune and rare and not hinted and cfg.channel_scale >= 0.0 and rep.channel.monotone:
             # (no candidate costs less than 0 and no window has a log10 probability above 0: a rare word whose
             # printed window is more probable than 10 ** -margin cannot be repaired, whatever its candidates)
             if not may_reach(voice, words, i, None, margin_of(Proposal(s, e, t, False, True, False, ()), cfg), cfg):

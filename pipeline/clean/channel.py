@@ -93,6 +93,11 @@ class Channel:
         self._sub_rows: dict[tuple[str, bool], _SubRow] = {}
 
     @property
+    def monotone(self) -> bool:
+        """No operation has a negative cost: a cost never falls as a path grows (early exits are exact)."""
+        return self._monotone
+
+    @property
     def extra_letter(self) -> float:
         return self._extra_letter
 

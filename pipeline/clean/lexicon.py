@@ -183,12 +183,15 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         blots,
         glyphs,
         _outcome_phrases(d / "outcome_phrases.csv", lang) if domain else (),
-        frozenset(
-            (p[1].strip(), p[2].strip().lower())
-            for p in (line.split("\t") for line in _lines(d / "hyphen_compounds.tsv"))
-            if len(p) >= 3 and p[0].strip() == lang
-        ),
+        _hyphen_parts(d / "hyphen_compounds.tsv", lang),
     )
+
+
+def _hyphen_parts(path: Path, lang: str) -> frozenset[tuple[str, str]]:
+    """The heads and tails of hyphenated compounds in ``lang`` (``hyphen_compounds.tsv``: lang, head|tail,
+    form): ``("head" | "tail", form)``, the form lower case."""
+    rows = (line.split("\t") for line in _lines(path))
+    return frozenset((p[1].strip(), p[2].strip().lower()) for p in rows if len(p) >= 3 and p[0].strip() == lang)
 
 
 def _outcome_phrases(path: Path, lang: str) -> tuple[tuple[str, ...], ...]:

@@ -79,6 +79,7 @@ check: test ## tests, lint and types (the same as make test)
 eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
 	$(BIN)/python -m measure.evaluate_clean
 	$(BIN)/python -m measure.evaluate_lm
+	$(BIN)/python -m measure.evaluate_settings
 	$(BIN)/python -m measure.evaluate_align
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB

@@ -172,6 +172,12 @@ def test_hyphens_kept_a_lost_line_end_hyphen_is_restored_a_stray_space_joined():
     assert "which was" in keep("the point w hich was made").text
     for kept in ("if any one of them revokes", "he played every day of the year", "some one must deal"):
         assert keep(kept).text == kept
+    # a fragment whose join is a rarer word of general print (lost_hyphen_print_zipf), a possessive's split
+    # a word glued to a fragment into a web-only string ("thema", "toba") stays as printed
+    assert "a pa- rishioner and" in keep("was a pa rishioner and a friend").text
+    assert "her Ma- jesty's subjects" in keep("all her Ma jesty's subjects").text
+    assert "among the ma- chinery for" in keep("went among the ma- chinery for").text
+    assert "at night by the vote" in keep("decided at night hy the vote").text  # (not "hy- the")
     # the reading text of a witness (hyphens joined) merges the split instead
     assert (
         "to provide the" in clean(WitnessText(w, "it was indispensable to pro vide the means"), res, CleanConfig()).text

@@ -92,7 +92,11 @@ class CleanConfig:
     # scored (that gold keeps the OCR's split as often as it prints the hyphen, and then without a space)
     lost_hyphen_langs: tuple[str, ...] = ("en",)
     lost_hyphen_min_zipf: float = 3.0  # ... when a part is a fragment and the join is this frequent
+    # ... or this frequent and a word of general print (the word-pair source: ``pa rishioner``); chosen on
+    # folds of ICDAR 2017 English dev, by every fold (measure.evaluate_settings; 99 = off)
+    lost_hyphen_print_zipf: float = 1.5
     lost_hyphen_margin: float = 2.5  # ... or two known words whose join general print has 10^2.5 x as often as the pair
+    lost_hyphen_possessive: bool = True  # ... also a possessive's (``black smith's``: the join read without ``'s``)
     join_part_zipf: float = 3.0  # inline "a- b" joined into a rare word unless both parts are this frequent
     # general mode (no domain lexicon: text from outside the corpus); measured on ICDAR 2017 dev
     general_splits: bool = False  # lost-space splits ("sidis" -> "si dis"): 0 helpful / 5 harmful on FR, 0/1 on EN

@@ -145,6 +145,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
     return PassResult(non_overlapping(edits), flags, regs)
 
 
+POSSESSIVE = ("'s", "’s")  # the ending a possessive's line-end split keeps on its second part
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
 
 
@@ -208,14 +209,24 @@ def merge_edits(
     joins = [(x[2] + y[2]).lower() for x, y in zip(spans, spans[1:])]
     busy = -1
     seen = rep.memo("lost_hyphen")  # (part, part) -> lost_hyphen's evidence or None
+    if keep_hyphens and cfg.lost_hyphen_possessive:  # (a possessive's join is looked up without its ending)
+        joins = [j[:-2] if j[-2:] in POSSESSIVE else j for j in joins]
     distinct = set(joins)
     words = (distinct & zipf.keys()) | (distinct & general.keys()) | (distinct & domain)  # (set operations in C)
     for i in [i for i, j in enumerate(joins) if j in words]:
         s1, e1, a = spans[i]
         s2, e2, b = spans[i + 1]
-        if i == busy or not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b[:1].islower()):
+        if i == busy or not (s2 == e1 + 1 and text[e1] == " " and a.isalpha()):
             continue
         la, lb, j = a.lower(), b.lower(), joins[i]
+        if not (b.isalpha() and b[:1].islower()):
+            # (a line-end split of a possessive, ``black smith's``: only the lost-hyphen rule reads it, the
+            # join judged without the ending)
+            if not (keep_hyphens and cfg.lost_hyphen_possessive and lb[-2:] in POSSESSIVE and lb[:-2].isalpha()):
+                continue
+            if not b[:1].islower() or min(len(la), len(lb) - 2) < cfg.lost_hyphen_min_part:
+                continue
+            lb = lb[:-2]
         if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
             if rep.lang not in cfg.lost_hyphen_langs:
                 continue  # (a split of two parts is left as printed: neither joined nor given a hyphen)
@@ -265,6 +276,8 @@ def lost_hyphen(rep: Repairer, bg, la: str, lb: str) -> str | None:
     if frag:
         if zj >= cfg.lost_hyphen_min_zipf or j in rep.domain:
             return f"{la!r}+{lb!r} -> {j!r} (zipf {zj:.2f}); {' '.join(frag)} not a word"
+        if bg is not None and j in bg.words and zj >= cfg.lost_hyphen_print_zipf:
+            return f"{la!r}+{lb!r} -> {j!r} (zipf {zj:.2f}, in general print); {' '.join(frag)} not a word"
         return None
     if bg is None or j not in bg.words:
         return None

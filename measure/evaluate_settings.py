@@ -1,7 +1,7 @@
 """Clean-stage thresholds chosen on folds of ICDAR 2017 dev (``make eval``), scored on the fold held out.
 
-A threshold of the clean stage (a :class:`pipeline.clean.CleanConfig` field) that was set by looking at
-ICDAR 2017 dev is chosen here the way the language-model margins are (:mod:`measure.evaluate_lm`): the
+A threshold of the clean stage (a :class:`pipeline.clean.CleanConfig` field, or ``data:NAME``: a field of
+the lexicon data files) that was set by looking at ICDAR 2017 dev is chosen here the way the language-model margins are (:mod:`measure.evaluate_lm`): the
 set's sentences run together ``DOC_LINES`` at a time (documents), each value of the field's grid cleans
 every document (the whole cleaner, general resources, hyphen joining off), and each of five folds of
 documents takes the value that did best on the other four (:func:`measure.folds.cross_validate`; ties go
@@ -21,7 +21,8 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from pipeline.clean import PROJECT_ROOT, CleanConfig
+from pipeline.clean import PROJECT_ROOT, CleanConfig, general_resources
+from pipeline.clean.resources import CleanResources
 from .evaluate_clean import _clean_outside, error_stats, normalise, write_json_atomic
 from .evaluate_lm import K, documents
 from .folds import cross_validate, pooled
@@ -34,7 +35,12 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         "lost_hyphen_print_zipf": (99.0, 2.5, 2.0, 1.5, 1.0),
         # a possessive's split (``black smith's``) read by the same rule, its join without ``'s``
         "lost_hyphen_possessive": (False, True),
+        # the specks of corpus/lexicon/blots.tsv (a data file: ``data:`` names a field of the lexicon data):
+        # before 2026-12-01, and with a lone apostrophe, tilde and underscore (``fore '• 's public``)
+        "data:blots": ("•■▼►™®¤", "•■▼►™®¤'~_"),
     },
+    # French: none (the gold keeps most specks where the OCR printed them), or the black square alone
+    "fr": {"data:blots": ("", "■")},
 }
 
 
@@ -44,9 +50,13 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
     docs = documents(lang, quick)
     golds = [normalise(g) for _, g in docs]
     outs: dict[Any, list[str]] = {}
+    base = general_resources(lang)
     for v in values:
-        cfg = replace(CleanConfig(), **{field: v})
-        outs[v] = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg)[0]
+        if field.startswith("data:"):
+            cfg, res = CleanConfig(), CleanResources(lang, replace(base.lexdata, **{field[5:]: v}), base.general)
+        else:
+            cfg, res = replace(CleanConfig(), **{field: v}), base
+        outs[v] = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg, res)[0]
         print(f"... {lang} {field}={v} cleaned", file=sys.stderr, flush=True)
 
     def run(idx, v):
@@ -64,7 +74,9 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
         "values": list(values),
         "chosen_per_fold": chosen,
         "majority": Counter(chosen).most_common(1)[0][0],
-        "default": getattr(CleanConfig(), field),
+        "default": getattr(general_resources(lang).lexdata, field[5:])
+        if field.startswith("data:")
+        else getattr(CleanConfig(), field),
         "held_out": error_stats([(o, t, g) for (o, g), t in zip(docs, held)]),
         "per_value": {str(v): error_stats([(o, t, g) for (o, g), t in zip(docs, outs[v])]) for v in values},
     }

@@ -587,6 +587,14 @@ def test_numbers_in_thousands_and_ink_blots():
     res = general_resources("en")
     out = clean_text("It showed an increase of 270,OOOf. for the expense ■ attached to the navy.", "en", res)
     assert out == "It showed an increase of 270,000f. for the expense attached to the navy."
+    # a speck among punctuation marks, a lone apostrophe or tilde between words (English OCR) are specks too;
+    # at a line end the line break stays (a law number may open the next line)
+    out = clean_text("and it at once fore '• 's public credit -• and ~ the idea of ' the defendant", "en", res)
+    assert out == "and it at once fore 's public credit and the idea of the defendant"
+    assert clean_text("the cards are cut '\n12. The dealer", "en", res) == "the cards are cut\n12. The dealer"
+    # a quotation's apostrophe glued to its word, a dash and a full stop alone are no specks
+    for s in ("He said 'no' to it - and left .", "'Tis the dealer's deal."):
+        assert clean_text(s, "en", res) == s
     # the shape of comma-separated groups is the evidence: without it letters stay letters
     for s in ("In 1840 there were 1,000 men, and l,OOO more came.", "He read page lOO of the report."):
         assert clean_text(s, "en", res) == s

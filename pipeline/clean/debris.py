@@ -163,8 +163,23 @@ def pass_debris_chars(
                         "« glued to a word, never closed: debris",
                     )
                 )
-    for m in regex.finditer(r"(?<=\s|^)[\^|*" + regex.escape(blots) + r"]+(?:\s+|$)", text):
-        edits.append(Edit(m.start(), m.end(), "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
+    specks = regex.escape(blots.replace("'", ""))  # (a blot among punctuation marks: ``-•``, ``.■``, ``?®``)
+    alone = (
+        r"[\^|*"
+        + regex.escape(blots)
+        + r"]+"
+        + (r"|[.,;:!?'-]*[" + specks + r"][.,;:!?'" + specks + r"-]*" if specks else "")
+    )
+    for m in regex.finditer(r"(?<!\S)(?:" + alone + r")(?!\S)", text):
+        # (the token and the spaces after it; at a line end the spaces before it: the line break stays)
+        s, e = m.start(), m.end()
+        after = regex.match(r"[ \t]+", text[e:])
+        if after:
+            e += after.end()
+        else:
+            while s and text[s - 1] in " \t":
+                s -= 1
+        edits.append(Edit(s, e, "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+[«»]+(?:[ \t]+|$)", text):
         # a guillemet stuck to debris (|«) quotes nothing: the token is debris as a whole
         edits.append(

@@ -38,9 +38,11 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         # the specks of corpus/lexicon/blots.tsv (a data file: ``data:`` names a field of the lexicon data):
         # before 2026-12-01, and with a lone apostrophe, tilde and underscore (``fore '• 's public``)
         "data:blots": ("•■▼►™®¤", "•■▼►™®¤'~_"),
+        # an apostrophe glued to a word's start that closes no quotation ('Hie, 'lass): debris
+        "leading_apostrophe_langs": ((), ("en",)),
     },
     # French: none (the gold keeps most specks where the OCR printed them), or the black square alone
-    "fr": {"data:blots": ("", "■")},
+    "fr": {"data:blots": ("", "■"), "leading_apostrophe_langs": ((), ("fr",))},
 }
 
 

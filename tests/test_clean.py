@@ -595,6 +595,8 @@ def test_numbers_in_thousands_and_ink_blots():
     # a quotation's apostrophe glued to its word, a dash and a full stop alone are no specks
     for s in ("He said 'no' to it - and left .", "'Tis the dealer's deal."):
         assert clean_text(s, "en", res) == s
+    # an apostrophe glued to a word's start that opens no quotation is a speck (or a lost letter)
+    assert clean_text("the slightest pretext for 'doing so.", "en", res) == "the slightest pretext for doing so."
     # the shape of comma-separated groups is the evidence: without it letters stay letters
     for s in ("In 1840 there were 1,000 men, and l,OOO more came.", "He read page lOO of the report."):
         assert clean_text(s, "en", res) == s

@@ -26,6 +26,7 @@ def pass_debris_chars(
     blots: str = "",
     is_word: Callable[[str], bool] | None = None,
     zipf: Callable[[str], float] | None = None,
+    apostrophe_words: frozenset[str] = frozenset(),
 ) -> list[Edit]:
     """OCR debris characters: stray ^ | * (and the language's ``blots``, corpus/lexicon/blots.tsv) standing
     alone, * or ^ glued to the end of a word,
@@ -125,6 +126,28 @@ def pass_debris_chars(
                 "space lost after a comma between two words",
             )
         )
+    if lang in cfg.leading_apostrophe_langs:
+        # an apostrophe glued to the start of a word that closes no quotation ('Hie for The, 'lass for class:
+        # a speck, or a letter the OCR lost): debris, unless the word is printed so ('tis, apostrophe_words)
+        for m in regex.finditer(r"(?<!\S)['‘’](\p{L}{2,})", text):
+            if m.group(1).lower() in apostrophe_words:
+                continue
+            end = regex.search(r"[.!?]\s|\n", text[m.end() : m.end() + cfg.quote_window])
+            rest = text[m.end() : m.end() + (end.start() if end else cfg.quote_window)]
+            if regex.search(r"['’](?!\p{L})", rest):
+                continue  # may open a quotation closed in the same sentence
+            edits.append(
+                Edit(
+                    m.start(),
+                    m.start(1),
+                    "",
+                    "debris",
+                    "regex:leading-apostrophe",
+                    0.8,
+                    (),
+                    f"apostrophe glued before {m.group(1)!r}, no quotation closed after it: debris",
+                )
+            )
     if lang == "fr" and cfg.trailing_apostrophe_debris and domain:
         # (witness text only: on ICDAR FR dev the gold keeps such apostrophes as often as not, 12 helpful / 20 harmful)
         for m in regex.finditer(r"(?<![\p{L}'’‘])(\p{L}{2,})['’](?=\s)", text):
@@ -490,7 +513,15 @@ def pass_glued_guillemet(
 def _debris_chars(text: str, ctx: PassContext) -> list[Edit]:
     rep = ctx.rep
     return pass_debris_chars(
-        text, ctx.lang, ctx.cfg, rep.elision, bool(rep.domain), ctx.lex.blots, rep.is_word, rep.zipf_of
+        text,
+        ctx.lang,
+        ctx.cfg,
+        rep.elision,
+        bool(rep.domain),
+        ctx.lex.blots,
+        rep.is_word,
+        rep.zipf_of,
+        ctx.lex.apostrophe_words,
     )
 
 

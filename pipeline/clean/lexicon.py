@@ -53,6 +53,8 @@ class LexiconData:
     phrases: tuple[tuple[str, ...], ...] = ()
     # heads and tails of hyphenated compounds (hyphen_compounds.tsv): ("head" | "tail", form), lower case
     hyphen_parts: frozenset[tuple[str, str]] = frozenset()
+    # words printed with a leading apostrophe ('tis, 'twas: apostrophe_words.tsv), lower case, without it
+    apostrophe_words: frozenset[str] = frozenset()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -184,6 +186,11 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         glyphs,
         _outcome_phrases(d / "outcome_phrases.csv", lang) if domain else (),
         _hyphen_parts(d / "hyphen_compounds.tsv", lang),
+        frozenset(
+            p[1].strip().lower()
+            for p in (line.split("\t") for line in _lines(d / "apostrophe_words.tsv"))
+            if len(p) >= 2 and p[0].strip() == lang
+        ),
     )
 
 

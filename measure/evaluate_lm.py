@@ -27,7 +27,9 @@ from typing import Any
 from rapidfuzz.distance import Levenshtein
 
 from pipeline import lm
-from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, general_resources
+from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean_text, general_resources
+from pipeline.clean.lmwords import LM_WORDS
+from pipeline.clean.registry import REGISTRY
 from pipeline.clean.lexicon import merge_confusions, read_confusions
 from pipeline.clean.resources import CleanResources
 from .evaluate_clean import DOC_LINES, _clean_outside, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
@@ -93,9 +95,9 @@ def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
     ]
 
 
-def held_out(docs, cleaned, props_by, settings) -> tuple[list[str], list]:
+def held_out(docs, cleaned, props_by, settings, post=lambda t: t) -> tuple[list[str], list]:
     """Pooled held-out texts of the LM pass over ``cleaned`` (``props_by``: the proposals of each document by
-    :func:`proposal_key` of a setting), and the folds."""
+    :func:`proposal_key` of a setting; ``post``: the cleaner's passes after the LM pass), and the folds."""
     golds = [normalise(g) for _, g in docs]
     items = list(range(len(docs)))
 
@@ -132,7 +134,7 @@ def held_out(docs, cleaned, props_by, settings) -> tuple[list[str], list]:
             )
             hit = texts[i].get((key, applied))
             if hit is None:
-                t = lm.apply_verdicts(cleaned[i], [rk[i][j][3] for j in applied])
+                t = post(lm.apply_verdicts(cleaned[i], [rk[i][j][3] for j in applied]))
                 hit = texts[i][key, applied] = (t, Levenshtein.distance(normalise(t), golds[i]))
             out.append(hit)
         return out
@@ -173,6 +175,15 @@ def fold_confusions(
     if channel == "all":
         return [table(docs)]
     return [table([docs[i] for i in train] if channel == "learnt" else []) for train, _test in doc_folds(len(docs), K)]
+
+
+# the cleaner's passes after the LM pass (run() cleans with them switched off, held_out runs them after it)
+AFTER_LM = REGISTRY[REGISTRY.index(LM_WORDS) + 1 :]
+
+
+def after_lm(text: str, lang: str, res: CleanResources) -> str:
+    """``text`` (the LM pass's output) through the passes that follow it in the cleaner (:data:`AFTER_LM`)."""
+    return clean_text(text, lang, res, CleanConfig(join_hyphens=False), passes=AFTER_LM)
 
 
 def clean_with(res: CleanResources, lang: str, name: str, texts: list[str], cfg: CleanConfig) -> list[str]:
@@ -226,7 +237,7 @@ def _per_fold(docs, lang, name, confs, ablations, settings, cfg, splits, label) 
                 ]
                 for k in sorted({proposal_key(s) for s in settings})
             }
-            texts, folds = held_out(docs, cleaned, props_by, settings)
+            texts, folds = held_out(docs, cleaned, props_by, settings, lambda t: after_lm(t, lang, res))
             for f in fs_here:
                 for i in splits[f][1]:
                     out["texts"][off][i] = texts[i]
@@ -254,7 +265,8 @@ def run(
     """Held-out rows per set.  With ``channel="learnt"`` each fold is cleaned (and its LM pass proposed)
     with the confusions learnt on the other folds, and its LM settings are chosen on those other folds'
     documents cleaned with the same table: nothing of a held-out fold is learnt from it."""
-    cfg = replace(CleanConfig(), lm_words=False)  # the cleaner without this pass: its proposals come after it
+    # the cleaner up to this pass (its proposals come after it); the passes after it run on its output
+    cfg = replace(CleanConfig(), lm_words=False, lone_letter_langs=())
     res_all: dict[str, Any] = {"k": K, "doc_lines": DOC_LINES, "channel": channel, "sets": []}
     settings = grid(quick)
     for lang in langs:

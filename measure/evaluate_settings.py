@@ -40,9 +40,13 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         "data:blots": ("•■▼►™®¤", "•■▼►™®¤'~_"),
         # an apostrophe glued to a word's start that closes no quotation ('Hie, 'lass): debris
         "leading_apostrophe_langs": ((), ("en",)),
+        # a lone lower-case letter between words (after the LM pass): a speck; then which letters may stand
+        # alone (lone_letters.tsv: the word a only, or with the letters print uses as abbreviations)
+        "lone_letter_langs": ((), ("en",)),
+        "data:lone_letters": ("a", "ademos"),
     },
     # French: none (the gold keeps most specks where the OCR printed them), or the black square alone
-    "fr": {"data:blots": ("", "■"), "leading_apostrophe_langs": ((), ("fr",))},
+    "fr": {"data:blots": ("", "■"), "leading_apostrophe_langs": ((), ("fr",)), "lone_letter_langs": ((), ("fr",))},
 }
 
 

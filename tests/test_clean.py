@@ -595,6 +595,14 @@ def test_numbers_in_thousands_and_ink_blots():
     # a quotation's apostrophe glued to its word, a dash and a full stop alone are no specks
     for s in ("He said 'no' to it - and left .", "'Tis the dealer's deal."):
         assert clean_text(s, "en", res) == s
+    # a lone letter that is no English word or abbreviation is a speck; beside a number, among spaced
+    # letters or before a full stop it stays
+    assert (
+        clean_text("the property of the house i at Inglis' Entry", "en", res)
+        == "the property of the house at Inglis' Entry"
+    )
+    for s in ("It cost 5 s 6 d in all.", "the letters x y z are spaced", "see note v. below"):
+        assert clean_text(s, "en", res) == s
     # an apostrophe glued to a word's start that opens no quotation is a speck (or a lost letter)
     assert clean_text("the slightest pretext for 'doing so.", "en", res) == "the slightest pretext for doing so."
     # the shape of comma-separated groups is the evidence: without it letters stay letters

@@ -36,6 +36,10 @@ class CleanConfig:
     # it in the sentence or the word is printed so (apostrophe_words.tsv); chosen on folds of ICDAR 2017 dev
     # (measure.evaluate_settings; the French gold keeps such apostrophes)
     leading_apostrophe_langs: tuple[str, ...] = ("en",)
+    # a lone lower-case letter between words that is no word or abbreviation (lone_letters.tsv) is a speck in
+    # these languages (after the language-model pass); chosen on folds of ICDAR 2017 dev (the French gold keeps
+    # them: measure.evaluate_settings)
+    lone_letter_langs: tuple[str, ...] = ("en",)
     # channel (weighted edit distance)
     accent_cost: float = 0.35  # é/e, â/a ...
     accent_variants: bool = True  # an unknown token with exactly one known accent variant (any frequency) is that word

@@ -536,6 +536,47 @@ def _has_domain(ctx: PassContext) -> bool:
     return bool(ctx.rep.domain)
 
 
+def pass_lone_letters(text: str, may_stand_alone: str) -> list[Edit]:
+    """A lower-case letter printed alone between two words that is no one-letter word or abbreviation of
+    the language (``may_stand_alone``, corpus/lexicon/lone_letters.tsv): an OCR speck (``house i Inglis'``,
+    ``the j new``), removed with the space after it.  Left as printed: a letter beside a number (``5 s 6 d``,
+    ``in 37 f``), in a run of three or more lone letters (spaced letters, ``x y z``), after a bracket or a
+    hyphen, or before a full stop, bracket or apostrophe (``o'clock``, ``(b)``, ``v.``: the letter must be
+    a token of its own between two others on its line)."""
+    toks = list(regex.finditer(r"[^ \t\n]+", text))
+    lone = [len(m.group()) == 1 and m.group().islower() for m in toks]
+    edits = []
+    for i in range(1, len(toks) - 1):
+        m, t = toks[i], toks[i].group()
+        if not lone[i] or t in may_stand_alone:
+            continue
+        prev, nxt = toks[i - 1], toks[i + 1]
+        if "\n" in text[prev.end() : nxt.start()]:
+            continue  # (at a line edge: the letter may be a line's own mark)
+        if any(c.isdigit() for c in prev.group() + nxt.group()) or prev.group().endswith(("(", "-", "[")):
+            continue
+        run = (
+            1
+            + (lone[i - 1] + (lone[i - 1] and i >= 2 and lone[i - 2]))
+            + (lone[i + 1] + (lone[i + 1] and i + 2 < len(toks) and lone[i + 2]))
+        )
+        if run >= 3:
+            continue
+        edits.append(
+            Edit(
+                m.start(),
+                nxt.start(),
+                "",
+                "debris",
+                "regex:lone-letter",
+                0.7,
+                (),
+                f"lone letter {t!r} between words: no word or abbreviation of the language",
+            )
+        )
+    return edits
+
+
 DEBRIS_CHARS = Pass(
     "debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces"
 )
@@ -578,4 +619,12 @@ NUMBER_LOOKALIKES = Pass(
     edits_only(lambda text, ctx: pass_number_lookalikes(text, ctx.lex.lookalikes)),
     ("repair_words",),
     doc="letters read for digits in a number with thousands groups",
+)
+# (after the language-model pass, which reads a lone letter as a frequent word first: i 1 the best -> in)
+LONE_LETTERS = Pass(
+    "lone-letters",
+    edits_only(lambda text, ctx: pass_lone_letters(text, ctx.lex.lone_letters)),
+    ("repair_words",),
+    lambda ctx: ctx.lang in ctx.cfg.lone_letter_langs,
+    doc="a lone lower-case letter that is no word or abbreviation of the language (an OCR speck)",
 )

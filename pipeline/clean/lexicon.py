@@ -55,6 +55,8 @@ class LexiconData:
     hyphen_parts: frozenset[tuple[str, str]] = frozenset()
     # words printed with a leading apostrophe ('tis, 'twas: apostrophe_words.tsv), lower case, without it
     apostrophe_words: frozenset[str] = frozenset()
+    # lower-case letters that may stand alone between words (lone_letters.tsv): words and abbreviations
+    lone_letters: str = ""
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -164,7 +166,7 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         parts = line.split("\t")
         if len(parts) >= 3 and parts[0].strip() == lang:
             shapes[parts[1].strip()] = shapes.get(parts[1].strip(), ()) + tuple(parts[2].split())
-    blots = "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(d / "blots.tsv")) if lg == lang)
+    blots = _chars(d / "blots.tsv", lang)
     glyphs = tuple(
         (p[0], p[1], p[2] if len(p) > 2 else "")
         for p in (line.split("\t") for line in _lines(d / "glyphs.tsv"))
@@ -191,7 +193,13 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             for p in (line.split("\t") for line in _lines(d / "apostrophe_words.tsv"))
             if len(p) >= 2 and p[0].strip() == lang
         ),
+        _chars(d / "lone_letters.tsv", lang),
     )
+
+
+def _chars(path: Path, lang: str) -> str:
+    """The characters a ``lang<TAB>characters`` data file (blots.tsv, lone_letters.tsv) lists for ``lang``."""
+    return "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(path)) if lg == lang)
 
 
 def _hyphen_parts(path: Path, lang: str) -> frozenset[tuple[str, str]]:

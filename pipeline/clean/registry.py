@@ -12,6 +12,7 @@ from .debris import (
     GLUED_GUILLEMET_PASS,
     INNER_CAPITAL_PASS,
     INWORD_DEBRIS,
+    LONE_LETTERS,
     NUMBER_LOOKALIKES,
     PUNCT_IN_WORD_PASS,
 )
@@ -48,6 +49,7 @@ REGISTRY: tuple[Pass, ...] = (
     BIGRAM_CONTEXT,  # real words by a general corpus's word pairs
     DETERMINER_PARTICIPLE,  # French witness text: la donné -> la donne
     LM_WORDS,  # doubtful words by channel cost + language model (two words each side); non-words left flagged
+    LONE_LETTERS,  # a lone lower-case letter that is no word or abbreviation: a speck (English)
 )
 
 

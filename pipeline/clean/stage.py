@@ -147,12 +147,13 @@ def clean_explained(
     resources: CleanResources,
     config: CleanConfig = CleanConfig(),
     on_pass: Callable[[str], None] | None = None,
+    passes: tuple[Pass, ...] = REGISTRY,
 ) -> tuple[Cleaned, tuple[PassLog, ...]]:
     """:func:`clean`, with what each pass changed, in the order the passes ran (``on_pass`` is called
-    with each pass's name before it runs: a progress display)."""
+    with each pass's name before it runs: a progress display; ``passes``: these of the registry only)."""
     raw = text.raw
     with fewer_collections():  # (speed only: the cyclic collector's thresholds, see pipeline.clean.memo)
-        run = _run(raw, resources, config, on_pass=on_pass)
+        run = _run(raw, resources, config, passes, on_pass=on_pass)
     corrections = tuple(run.buf.corrections)
     _, raw_to_clean = offset_maps(raw, corrections)
     breaks = tuple(
@@ -180,10 +181,16 @@ def _text_witness(s: str, lang: str) -> WitnessText:
     return WitnessText(w, s)
 
 
-def clean_text(s: str, lang: str, resources: CleanResources | None = None, config: CleanConfig = CleanConfig()) -> str:
-    """Clean any text (general resources when none are given)."""
+def clean_text(
+    s: str,
+    lang: str,
+    resources: CleanResources | None = None,
+    config: CleanConfig = CleanConfig(),
+    passes: tuple[Pass, ...] = REGISTRY,
+) -> str:
+    """Clean any text (general resources when none are given; ``passes``: these of the registry only)."""
     res = resources if resources is not None else general_resources(lang)
-    return clean(_text_witness(s, lang), res, config).text
+    return clean_explained(_text_witness(s, lang), res, config, passes=passes)[0].text
 
 
 def explain_text(

@@ -180,6 +180,7 @@ class Voice:
         self.grammar = grammar or {}  # (start, end) -> Grammalecte's (suggestion, rule) for that word (French)
         self._memo: dict[tuple[str, str, str], float] = {}
         self._wmemo: dict[tuple[str, str, str, str, str], float] = {}  # (window() of 5 words)
+        self._hoist()
 
     def known(self, w: str) -> bool:
         """Whether a voice knows ``w`` as a word."""
@@ -187,19 +188,46 @@ class Voice:
             return True
         return (self.bg is not None and w in self.bg.words) or w in self.period
 
+    def _hoist(self) -> None:
+        """What :meth:`logp` reads on every new window word, taken once (the voices present are fixed when
+        the voice is made): the bound methods, the tables, the weights and their renormalising sum (summed
+        in the order trigram, pairs, unigram, witness, as the mixture sums them)."""
+        cfg = self.cfg
+        self._prob = self.tri.prob if self.tri is not None else None
+        bg = self.bg
+        self._bw = bg.words if bg is not None else None
+        self._bp = bg.pairs if bg is not None else None
+        self._bscale = bg.log_scale if bg is not None else 0.0
+        self._btotal = bg.log_total if bg is not None else 0.0
+        self._period_p = 10**cfg.period_logp
+        tot = 0.0
+        parts = 0
+        for present, weight in (
+            (self.tri is not None, cfg.w_trigram),
+            (bg is not None, cfg.w_pairs),
+            (self.uni is not None, cfg.w_unigram),
+            (bool(self.doc_uni), cfg.w_doc),
+        ):
+            if present:
+                tot += weight
+                parts += 1
+        self._tot, self._parts = tot, parts
+        self._floor = cfg.unigram_floor if self.uni is not None else cfg.unk_logp
+
     def logp(self, w: str, p1: str, p2: str) -> float:
         """log10 P(w | p1, p2) (``p1`` the word just before; :data:`BOUNDARY` or "" for none)."""
         key = (w, p1, p2)
         v = self._memo.get(key)
         if v is not None:
             return v
-        cfg = self.cfg
         # the mixture of the voices present, weights renormalised: sum(weight x probability) / sum(weight),
-        # summed in the order trigram, pairs, witness (straight-line: this runs for every new window word)
-        tot = num = 0.0
-        parts = 0
+        # summed in the order trigram, pairs, witness (straight-line: this runs for every new window word;
+        # the sum of the weights is taken once, :meth:`_hoist`)
+        cfg = self.cfg
+        num = 0.0
         period = w in self.period
-        if self.tri is not None:
+        prob = self._prob
+        if prob is not None:
             if p1 == BOUNDARY:
                 hist = [w, BOUNDARY]
             elif p1:
@@ -213,48 +241,45 @@ class Voice:
                 hist = [w, p2]  # (no word just before, one before it)
             else:
                 hist = [w]
-            s = self.tri.prob(hist)
+            s = prob(hist)
             if s == PS_UNKNOWN:
-                pt = 10**cfg.period_logp if period else 0.0
+                pt = self._period_p if period else 0.0
             else:
                 pt = 10 ** (s * LOG_BASE)
-            tot += cfg.w_trigram
             num += cfg.w_trigram * pt
-            parts += 1
-        bg = self.bg
-        if bg is not None:
-            lw = bg.words.get(w)
-            lp = bg.words.get(p1) if p1 and p1 != BOUNDARY else None
+        bw = self._bw
+        if bw is not None:
+            lw = bw.get(w)
             if lw is None:
-                pb = 10**cfg.period_logp if period else 0.0
-            elif lp is not None:
-                n = bg.pairs.get(p1 + " " + w)
-                pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
+                pb = self._period_p if period else 0.0
             else:
-                pb = 10 ** (lw - bg.log_total)
-            tot += cfg.w_pairs
+                lp = bw.get(p1) if p1 and p1 != BOUNDARY else None
+                if lp is not None:
+                    n = self._bp.get(p1 + " " + w)
+                    pb = 10 ** (n - self._bscale - lp) if n is not None else 10 ** (lw - self._btotal) * 0.3
+                else:
+                    pb = 10 ** (lw - self._btotal)
             num += cfg.w_pairs * (pb if pb < 1.0 else 1.0)
-            parts += 1
         uni = self.uni
         if uni is not None:
             z = uni.get(w, 0.0)
-            tot += cfg.w_unigram
             num += cfg.w_unigram * (10 ** (z - 9.0) if z > 0.0 else 0.0)
-            parts += 1
         if self.doc_uni:
             n1 = self.doc_uni.get(p1, 0)
             # (the printed occurrence itself is no evidence: one pair less)
             n = self.doc_bi.get((p1, w), 0) - 1
-            pd = (n if n > 0 else 0) / n1 if n1 else 0.0
-            tot += cfg.w_doc
-            num += cfg.w_doc * pd
-            parts += 1
-        if not parts:
+            num += cfg.w_doc * ((n if n > 0 else 0) / n1 if n1 else 0.0)
+        if not self._parts:
             v = cfg.unk_logp
         else:
-            p = num / tot
-            floor = cfg.unigram_floor if uni is not None else cfg.unk_logp
-            v = max(floor, math.log10(p)) if p > 0 else floor
+            p = num / self._tot
+            floor = self._floor
+            if p > 0:
+                v = math.log10(p)
+                if v < floor:
+                    v = floor
+            else:
+                v = floor
             if period and v < cfg.period_logp:
                 v = cfg.period_logp
         self._memo[key] = v

@@ -225,7 +225,7 @@ class Voice:
         # the sum of the weights is taken once, :meth:`_hoist`)
         cfg = self.cfg
         num = 0.0
-        period = w in self.period
+        period = None  # (w in self.period: looked up when first needed)
         prob = self._prob
         if prob is not None:
             if p1 == BOUNDARY:
@@ -243,6 +243,7 @@ class Voice:
                 hist = [w]
             s = prob(hist)
             if s == PS_UNKNOWN:
+                period = w in self.period
                 pt = self._period_p if period else 0.0
             else:
                 pt = 10 ** (s * LOG_BASE)
@@ -251,6 +252,8 @@ class Voice:
         if bw is not None:
             lw = bw.get(w)
             if lw is None:
+                if period is None:
+                    period = w in self.period
                 pb = self._period_p if period else 0.0
             else:
                 lp = bw.get(p1) if p1 and p1 != BOUNDARY else None
@@ -266,9 +269,12 @@ class Voice:
             num += cfg.w_unigram * (10 ** (z - 9.0) if z > 0.0 else 0.0)
         if self.doc_uni:
             n1 = self.doc_uni.get(p1, 0)
-            # (the printed occurrence itself is no evidence: one pair less)
-            n = self.doc_bi.get((p1, w), 0) - 1
-            num += cfg.w_doc * ((n if n > 0 else 0) / n1 if n1 else 0.0)
+            if n1:
+                # (the printed occurrence itself is no evidence: one pair less)
+                n = self.doc_bi.get((p1, w), 0) - 1
+                num += cfg.w_doc * ((n if n > 0 else 0) / n1)
+            else:
+                num += cfg.w_doc * 0.0
         if not self._parts:
             v = cfg.unk_logp
         else:
@@ -280,7 +286,7 @@ class Voice:
                     v = floor
             else:
                 v = floor
-            if period and v < cfg.period_logp:
+            if v < cfg.period_logp and (period if period is not None else w in self.period):
                 v = cfg.period_logp
         self._memo[key] = v
         return v
@@ -343,6 +349,33 @@ def has_junk(tok: str) -> bool:
 
     core = tok.strip("'’»")
     return bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+
+
+def _token_facts(t: str, lw: str, rep) -> tuple:
+    """What :func:`proposals` asks of a printed token ``t`` (``lw``: its lower-case word) that depends on it
+    and the repairer alone, asked once per token: (any letter, :func:`has_junk`, letters, core without
+    edge quotes, an apostrophe where no word has one, core all letters, a number in digit look-alikes
+    (mixed case, every letter one), protected, zipf)."""
+    core = t.strip("'’»")
+    core_alpha = core.isalpha()
+    odd_apostrophe = (
+        not core_alpha
+        and core.replace("'", "").replace("’", "").isalpha()
+        and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
+    )
+    look = rep.res.lexdata.lookalikes
+    mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+    return (
+        any(map(str.isalpha, t)),
+        has_junk(t),
+        sum(map(str.isalpha, t)),
+        core,
+        odd_apostrophe,
+        core_alpha,
+        mixed and all(map(look.__contains__, core)),
+        rep.protected(lw),
+        rep.zipf_of(lw),
+    )
 
 
 def bad_elision(lw: str, rep) -> bool:
@@ -473,17 +506,20 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
-    junk_memo = rep.memo("lm_has_junk")  # (token -> has_junk: a pure function of the printed token)
+    facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
-        if lw == BOUNDARY or not any(map(str.isalpha, t)):
+        if lw == BOUNDARY:
             continue
-        junk = junk_memo.get(t)
-        if junk is None:
-            junk = junk_memo[t] = has_junk(t)
+        f = facts.get(t)
+        if f is None:
+            f = facts[t] = _token_facts(t, lw, rep)
+        alpha, junk, n_alpha, core, odd_apostrophe, core_alpha, lookalike_number, protected, z_printed = f
+        if not alpha:
+            continue
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False
-        if not junk and not hinted and sum(map(str.isalpha, t)) < cfg.min_letters:
+        if not junk and not hinted and n_alpha < cfg.min_letters:
             # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
             # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
             if not (
@@ -509,22 +545,15 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             or (("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s))
         ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
-        core = t.strip("'’»")
-        junk = junk or (
-            not core.isalpha()
-            and core.replace("'", "").replace("’", "").isalpha()
-            and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
-        )  # an apostrophe where no word has one
-        if not junk and not core.isalpha():
+        junk = junk or odd_apostrophe  # (an apostrophe where no word has one)
+        if not junk and not core_alpha:
             continue
-        look = rep.res.lexdata.lookalikes
-        mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
-        if rep.lang in cfg.strong_langs and mixed and all(map(look.__contains__, core)):
+        if rep.lang in cfg.strong_langs and lookalike_number:
             continue  # a number in digit look-alikes (page lOO): read as digits or not at all, never as a word
-        if rep.protected(lw):
+        if protected:
             continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)
         start = i == 0 or words[i - 1] == BOUNDARY
-        z = rep.zipf_of(lw) if not junk else 0.0
+        z = z_printed if not junk else 0.0
         name = False
         if not junk and not letter and ((core[:1].isupper() and not start) or (core.isupper() and len(core) > 1)):
             # a capitalised word inside a sentence is a name unless no lexicon or voice knows it (short ones
@@ -534,14 +563,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 continue
             name = True
         if letter:
-            cands = frequent_neighbours(lw, rep, replace(cfg, frequent_zipf=cfg.letter_zipf))
+            cands = frequent_neighbours(lw, rep, _letter_cfg(cfg))
             cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
-            if cands and (
-                not prune
-                or may_reach(
-                    voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg
-                )
-            ):
+            if cands and (not prune or may_reach(voice, words, i, cands, _margin(True, False, False, False, cfg), cfg)):
                 scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
                 out.append(Proposal(s, e, t, False, False, False, scored, False, True))
             continue
@@ -550,7 +574,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if prune and rare and not hinted and cfg.channel_scale >= 0.0 and rep.channel.monotone:
             # (no candidate costs less than 0 and no window has a log10 probability above 0: a rare word whose
             # printed window is more probable than 10 ** -margin cannot be repaired, whatever its candidates)
-            if not may_reach(voice, words, i, None, margin_of(Proposal(s, e, t, False, True, False, ()), cfg), cfg):
+            if not may_reach(voice, words, i, None, _margin(False, False, True, False, cfg), cfg):
                 continue
         if known and hinted:
             # French: a grammar rule fired on this word; its suggestions are the candidates
@@ -591,9 +615,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if not cands and not junk and known:
             continue
         if prune and (known or rare):  # (never flagged: a repair or nothing)
-            if not may_reach(
-                voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg
-            ):
+            if not may_reach(voice, words, i, cands, _margin(False, known, rare, name, cfg), cfg):
                 continue
         scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
@@ -608,13 +630,24 @@ def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
 
 def margin_of(p: Proposal, cfg: LMConfig) -> float:
     """The score gain a repair of ``p`` needs: that of its kind (letter, real, rare word, name, non-word)."""
-    if p.letter:
+    return _margin(p.letter, p.known, p.rare, p.name, cfg)
+
+
+def _margin(letter: bool, known: bool, rare: bool, name: bool, cfg: LMConfig) -> float:
+    """:func:`margin_of` from the proposal's kind alone (the pruning asks it before any proposal is made)."""
+    if letter:
         return cfg.letter_margin
-    if p.known:
+    if known:
         return cfg.realword_margin
-    if p.rare:
+    if rare:
         return cfg.rare_margin
-    return cfg.name_margin if p.name else cfg.margin
+    return cfg.name_margin if name else cfg.margin
+
+
+@lru_cache(maxsize=16)
+def _letter_cfg(cfg: LMConfig) -> LMConfig:
+    """``cfg`` with the lone letters' frequency for its frequent words (made once per settings)."""
+    return replace(cfg, frequent_zipf=cfg.letter_zipf)
 
 
 def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:

@@ -33,15 +33,19 @@ def fold_accents(w: str) -> str:
 
 def deletes(w: str, n: int) -> set[str]:
     """``w`` and every string obtained by deleting up to ``n`` characters (SymSpell)."""
+    if n == 2:  # (the index's depth: each pair of places deleted once, not once per order)
+        k = len(w)
+        if k <= 1:
+            return {w}
+        out = {w[:i] + w[i + 1 :] for i in range(k)}
+        out.add(w)
+        if k > 2:  # (a string of one letter left after a deletion is not deleted further)
+            out.update(w[:i] + w[i + 1 : j] + w[j + 1 :] for i in range(k) for j in range(i + 1, k))
+        return out
     out = {w}
     frontier = {w}
     for _ in range(n):
-        nxt = set()
-        for x in frontier:
-            if len(x) <= 1:
-                continue
-            for i in range(len(x)):
-                nxt.add(x[:i] + x[i + 1 :])
+        nxt = {x[:i] + x[i + 1 :] for x in frontier if len(x) > 1 for i in range(len(x))}
         out |= nxt
         frontier = nxt
     return out

@@ -345,6 +345,8 @@ def has_junk(tok: str) -> bool:
     """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
     if not _JUNK_OR_BRACKET.isdisjoint(tok) and any(map(str.isalpha, tok)):
         return True
+    if not any(map(str.isdigit, tok)):
+        return False  # (DIGIT_INSIDE needs a decimal digit, which isdigit is true of)
     from .junk import DIGIT_INSIDE, ORDINAL
 
     core = tok.strip("'’»")
@@ -608,7 +610,14 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                     (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
                 ]
             if len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0:
-                cands = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
+                # (both parts are kept per word: so is their union)
+                key = (lw, cfg.realword_max_cost, cfg.frequent_zipf)
+                both = memo.get(key)
+                if both is None:
+                    both = memo[key] = sorted(
+                        set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0])
+                    )
+                cands = both
         else:
             cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]

@@ -230,3 +230,15 @@ def test_deletes_equal_the_deletions_round_by_round(w, n):
     from pipeline.clean.channel import deletes
 
     assert deletes(w, n) == _plain_deletes(w, n)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab1²٣é^|*()'’»-.", max_size=8))
+def test_has_junk_equals_its_plain_form_with_any_digits(tok):
+    from pipeline.junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    plain = (any(c in lm.JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok)) or (
+        bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+    )
+    assert lm.has_junk(tok) == plain

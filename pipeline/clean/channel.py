@@ -11,6 +11,7 @@ token two words were merged into.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
@@ -258,6 +259,9 @@ class CandidateSearch:
         self._cheap_upto = [0]
         for k in by_cost:
             self._cheap_upto.append(self._cheap_upto[-1] | 1 << k)
+        self._cheap_first_lists: dict[str, list[int]] = {}  # (the same by first letter, as ascending positions)
+        for k, (p, _q, _c) in enumerate(self.cheap_confusions):
+            self._cheap_first_lists.setdefault(p[0], []).append(k)
         self._cheap_after: dict[float, int] = {}  # (cost left -> the bits of the confusions still affordable)
         self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
@@ -387,41 +391,40 @@ class CandidateSearch:
         # (a variant holds only letters of lw or of the confusions' intended sides taken in the first round:
         # the second round tries, for each cost paid so far, only the confusions that start with one of them)
         present = set(lw)
-        ks = 0
-        for ch in present:
-            ks |= by_first.get(ch, 0)
-        ks &= upto[bisect_right(costs, cut + 1e-9)]
+        firsts = self._cheap_first_lists
         frontier = []
-        used = 0  # (the confusions found in lw)
-        while ks:  # (first round: the confusions whose first letter lw has, in list order, lowest bit first)
-            low = ks & -ks
-            ks ^= low
-            p, q, c = cheap[low.bit_length() - 1]
+        found_q = []  # (the intended sides of the confusions found in lw)
+        # first round: the confusions whose first letter lw has, in list order
+        for k in sorted(chain.from_iterable([firsts[ch] for ch in present if ch in firsts])):
+            p, q, c = cheap[k]
             if c > cut:
                 continue
             i = lw.find(p)
-            if i != -1:
-                used |= low
+            if i == -1:
+                continue
+            found_q.append(q)
             while i != -1:
                 u = lw[:i] + q + lw[i + len(p) :]
                 if seen.get(u, 99.0) > c:
                     seen[u] = c
                     frontier.append((u, c))
                 i = lw.find(p, i + 1)
-        while used:
-            low = used & -used
-            used ^= low
-            present.update(cheap[low.bit_length() - 1][1])
+        present.update(chain.from_iterable(found_q))
         reach = 0  # (the confusions a variant's letters could start: lw's and those put in by the first round)
         for ch in present:
             reach |= by_first.get(ch, 0)
         after = self._cheap_after
-        for v, c0 in frontier:  # (second round)
+        live = {}  # (cost paid -> the confusions still affordable that a variant's letters could start)
+        for c0 in {c0 for _v, c0 in frontier}:
             left = cut - c0
             within = after.get(left)
             if within is None:
                 within = after[left] = upto[bisect_right(costs, left + 1e-9)]
-            if not reach & within:
+            if reach & within:
+                live[c0] = within
+        for v, c0 in frontier if live else ():  # (second round)
+            within = live.get(c0)
+            if within is None:
                 continue
             ks = 0
             for ch in set(v):

@@ -31,6 +31,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import regex
@@ -40,6 +41,7 @@ PS_UNKNOWN = -536870912  # what pocketsphinx returns for a word it does not know
 BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
 LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
+LM_TOKEN_SPLIT = regex.compile("(" + LM_TOKEN.pattern + ")")  # (the same tokens as one group, for a split)
 JUNK_CHARS = "^|*{}<>%$\\;"
 _JUNK_OR_BRACKET = frozenset(JUNK_CHARS + "()")  # (has_junk's first test, one set look-up per character)
 SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
@@ -496,6 +498,14 @@ def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg:
     return False
 
 
+def lm_tokens(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, token) of each :data:`LM_TOKEN` of ``text``: those of ``finditer``, found in one C call
+    (the split alternates gaps and tokens, so the offsets are running sums of their lengths)."""
+    parts = LM_TOKEN_SPLIT.split(text)
+    ends = list(accumulate(map(len, parts)))
+    return list(zip(ends[0::2], ends[1::2], parts[1::2]))
+
+
 def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: bool = False) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
@@ -505,7 +515,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     out the known, rare and letter tokens that :func:`decide` with ``cfg`` would keep as printed without a
     flag (no candidate can reach their margin, :func:`may_reach`): what the cleaning pass needs, not what a
     search over the margins needs."""
-    toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
+    toks = lm_tokens(text)
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)

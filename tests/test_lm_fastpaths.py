@@ -242,3 +242,9 @@ def test_has_junk_equals_its_plain_form_with_any_digits(tok):
         bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
     )
     assert lm.has_junk(tok) == plain
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab Éé1()'’»^|*{}<>%$\\;.,!?:-\n", max_size=30))
+def test_lm_tokens_from_one_split_equal_those_of_finditer(text):
+    assert lm.lm_tokens(text) == [(m.start(), m.end(), m.group()) for m in lm.LM_TOKEN.finditer(text)]

@@ -31,6 +31,7 @@ import os
 from collections import Counter
 from dataclasses import dataclass, replace
 from functools import lru_cache
+from itertools import accumulate
 from pathlib import Path
 
 import regex
@@ -40,6 +41,7 @@ PS_UNKNOWN = -536870912  # what pocketsphinx returns for a word it does not know
 BOUNDARY = "<s>"
 # words, debris-laden tokens and sentence ends (a comma does not break the context: the model has none)
 LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](?=\p{L}))+|[.!?;:]")
+LM_TOKEN_SPLIT = regex.compile("(" + LM_TOKEN.pattern + ")")  # (the same tokens as one group, for a split)
 JUNK_CHARS = "^|*{}<>%$\\;"
 _JUNK_OR_BRACKET = frozenset(JUNK_CHARS + "()")  # (has_junk's first test, one set look-up per character)
 SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
@@ -180,6 +182,7 @@ class Voice:
         self.grammar = grammar or {}  # (start, end) -> Grammalecte's (suggestion, rule) for that word (French)
         self._memo: dict[tuple[str, str, str], float] = {}
         self._wmemo: dict[tuple[str, str, str, str, str], float] = {}  # (window() of 5 words)
+        self._hoist()
 
     def known(self, w: str) -> bool:
         """Whether a voice knows ``w`` as a word."""
@@ -187,19 +190,46 @@ class Voice:
             return True
         return (self.bg is not None and w in self.bg.words) or w in self.period
 
+    def _hoist(self) -> None:
+        """What :meth:`logp` reads on every new window word, taken once (the voices present are fixed when
+        the voice is made): the bound methods, the tables, the weights and their renormalising sum (summed
+        in the order trigram, pairs, unigram, witness, as the mixture sums them)."""
+        cfg = self.cfg
+        self._prob = self.tri.prob if self.tri is not None else None
+        bg = self.bg
+        self._bw = bg.words if bg is not None else None
+        self._bp = bg.pairs if bg is not None else None
+        self._bscale = bg.log_scale if bg is not None else 0.0
+        self._btotal = bg.log_total if bg is not None else 0.0
+        self._period_p = 10**cfg.period_logp
+        tot = 0.0
+        parts = 0
+        for present, weight in (
+            (self.tri is not None, cfg.w_trigram),
+            (bg is not None, cfg.w_pairs),
+            (self.uni is not None, cfg.w_unigram),
+            (bool(self.doc_uni), cfg.w_doc),
+        ):
+            if present:
+                tot += weight
+                parts += 1
+        self._tot, self._parts = tot, parts
+        self._floor = cfg.unigram_floor if self.uni is not None else cfg.unk_logp
+
     def logp(self, w: str, p1: str, p2: str) -> float:
         """log10 P(w | p1, p2) (``p1`` the word just before; :data:`BOUNDARY` or "" for none)."""
         key = (w, p1, p2)
         v = self._memo.get(key)
         if v is not None:
             return v
-        cfg = self.cfg
         # the mixture of the voices present, weights renormalised: sum(weight x probability) / sum(weight),
-        # summed in the order trigram, pairs, witness (straight-line: this runs for every new window word)
-        tot = num = 0.0
-        parts = 0
-        period = w in self.period
-        if self.tri is not None:
+        # summed in the order trigram, pairs, witness (straight-line: this runs for every new window word;
+        # the sum of the weights is taken once, :meth:`_hoist`)
+        cfg = self.cfg
+        num = 0.0
+        period = None  # (w in self.period: looked up when first needed)
+        prob = self._prob
+        if prob is not None:
             if p1 == BOUNDARY:
                 hist = [w, BOUNDARY]
             elif p1:
@@ -213,49 +243,52 @@ class Voice:
                 hist = [w, p2]  # (no word just before, one before it)
             else:
                 hist = [w]
-            s = self.tri.prob(hist)
+            s = prob(hist)
             if s == PS_UNKNOWN:
-                pt = 10**cfg.period_logp if period else 0.0
+                period = w in self.period
+                pt = self._period_p if period else 0.0
             else:
                 pt = 10 ** (s * LOG_BASE)
-            tot += cfg.w_trigram
             num += cfg.w_trigram * pt
-            parts += 1
-        bg = self.bg
-        if bg is not None:
-            lw = bg.words.get(w)
-            lp = bg.words.get(p1) if p1 and p1 != BOUNDARY else None
+        bw = self._bw
+        if bw is not None:
+            lw = bw.get(w)
             if lw is None:
-                pb = 10**cfg.period_logp if period else 0.0
-            elif lp is not None:
-                n = bg.pairs.get(p1 + " " + w)
-                pb = 10 ** (n - bg.log_scale - lp) if n is not None else 10 ** (lw - bg.log_total) * 0.3
+                if period is None:
+                    period = w in self.period
+                pb = self._period_p if period else 0.0
             else:
-                pb = 10 ** (lw - bg.log_total)
-            tot += cfg.w_pairs
+                lp = bw.get(p1) if p1 and p1 != BOUNDARY else None
+                if lp is not None:
+                    n = self._bp.get(p1 + " " + w)
+                    pb = 10 ** (n - self._bscale - lp) if n is not None else 10 ** (lw - self._btotal) * 0.3
+                else:
+                    pb = 10 ** (lw - self._btotal)
             num += cfg.w_pairs * (pb if pb < 1.0 else 1.0)
-            parts += 1
         uni = self.uni
         if uni is not None:
             z = uni.get(w, 0.0)
-            tot += cfg.w_unigram
             num += cfg.w_unigram * (10 ** (z - 9.0) if z > 0.0 else 0.0)
-            parts += 1
         if self.doc_uni:
             n1 = self.doc_uni.get(p1, 0)
-            # (the printed occurrence itself is no evidence: one pair less)
-            n = self.doc_bi.get((p1, w), 0) - 1
-            pd = (n if n > 0 else 0) / n1 if n1 else 0.0
-            tot += cfg.w_doc
-            num += cfg.w_doc * pd
-            parts += 1
-        if not parts:
+            if n1:
+                # (the printed occurrence itself is no evidence: one pair less)
+                n = self.doc_bi.get((p1, w), 0) - 1
+                num += cfg.w_doc * ((n if n > 0 else 0) / n1)
+            else:
+                num += cfg.w_doc * 0.0
+        if not self._parts:
             v = cfg.unk_logp
         else:
-            p = num / tot
-            floor = cfg.unigram_floor if uni is not None else cfg.unk_logp
-            v = max(floor, math.log10(p)) if p > 0 else floor
-            if period and v < cfg.period_logp:
+            p = num / self._tot
+            floor = self._floor
+            if p > 0:
+                v = math.log10(p)
+                if v < floor:
+                    v = floor
+            else:
+                v = floor
+            if v < cfg.period_logp and (period if period is not None else w in self.period):
                 v = cfg.period_logp
         self._memo[key] = v
         return v
@@ -314,10 +347,39 @@ def has_junk(tok: str) -> bool:
     """Debris characters (or a bracket between letters) mixed with letters, or digits inside a word."""
     if not _JUNK_OR_BRACKET.isdisjoint(tok) and any(map(str.isalpha, tok)):
         return True
+    if not any(map(str.isdigit, tok)):
+        return False  # (DIGIT_INSIDE needs a decimal digit, which isdigit is true of)
     from .junk import DIGIT_INSIDE, ORDINAL
 
     core = tok.strip("'’»")
     return bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+
+
+def _token_facts(t: str, lw: str, rep) -> tuple:
+    """What :func:`proposals` asks of a printed token ``t`` (``lw``: its lower-case word) that depends on it
+    and the repairer alone, asked once per token: (any letter, :func:`has_junk`, letters, core without
+    edge quotes, an apostrophe where no word has one, core all letters, a number in digit look-alikes
+    (mixed case, every letter one), protected, zipf)."""
+    core = t.strip("'’»")
+    core_alpha = core.isalpha()
+    odd_apostrophe = (
+        not core_alpha
+        and core.replace("'", "").replace("’", "").isalpha()
+        and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
+    )
+    look = rep.res.lexdata.lookalikes
+    mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+    return (
+        any(map(str.isalpha, t)),
+        has_junk(t),
+        sum(map(str.isalpha, t)),
+        core,
+        odd_apostrophe,
+        core_alpha,
+        mixed and all(map(look.__contains__, core)),
+        rep.protected(lw),
+        rep.zipf_of(lw),
+    )
 
 
 def bad_elision(lw: str, rep) -> bool:
@@ -436,6 +498,14 @@ def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg:
     return False
 
 
+def lm_tokens(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, token) of each :data:`LM_TOKEN` of ``text``: those of ``finditer``, found in one C call
+    (the split alternates gaps and tokens, so the offsets are running sums of their lengths)."""
+    parts = LM_TOKEN_SPLIT.split(text)
+    ends = list(accumulate(map(len, parts)))
+    return list(zip(ends[0::2], ends[1::2], parts[1::2]))
+
+
 def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: bool = False) -> list[Proposal]:
     """The doubtful tokens of ``text`` with their scored candidates.
 
@@ -445,20 +515,23 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     out the known, rare and letter tokens that :func:`decide` with ``cfg`` would keep as printed without a
     flag (no candidate can reach their margin, :func:`may_reach`): what the cleaning pass needs, not what a
     search over the margins needs."""
-    toks = [(m.start(), m.end(), m.group()) for m in LM_TOKEN.finditer(text)]
+    toks = lm_tokens(text)
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
-    junk_memo = rep.memo("lm_has_junk")  # (token -> has_junk: a pure function of the printed token)
+    facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
-        if lw == BOUNDARY or not any(map(str.isalpha, t)):
+        if lw == BOUNDARY:
             continue
-        junk = junk_memo.get(t)
-        if junk is None:
-            junk = junk_memo[t] = has_junk(t)
+        f = facts.get(t)
+        if f is None:
+            f = facts[t] = _token_facts(t, lw, rep)
+        alpha, junk, n_alpha, core, odd_apostrophe, core_alpha, lookalike_number, protected, z_printed = f
+        if not alpha:
+            continue
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False
-        if not junk and not hinted and sum(map(str.isalpha, t)) < cfg.min_letters:
+        if not junk and not hinted and n_alpha < cfg.min_letters:
             # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
             # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
             if not (
@@ -484,22 +557,15 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             or (("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s))
         ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
-        core = t.strip("'’»")
-        junk = junk or (
-            not core.isalpha()
-            and core.replace("'", "").replace("’", "").isalpha()
-            and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
-        )  # an apostrophe where no word has one
-        if not junk and not core.isalpha():
+        junk = junk or odd_apostrophe  # (an apostrophe where no word has one)
+        if not junk and not core_alpha:
             continue
-        look = rep.res.lexdata.lookalikes
-        mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
-        if rep.lang in cfg.strong_langs and mixed and all(map(look.__contains__, core)):
+        if rep.lang in cfg.strong_langs and lookalike_number:
             continue  # a number in digit look-alikes (page lOO): read as digits or not at all, never as a word
-        if rep.protected(lw):
+        if protected:
             continue  # (a GCIDE word is only backed off, not protected: Webster lists "tho", "tbe" is not)
         start = i == 0 or words[i - 1] == BOUNDARY
-        z = rep.zipf_of(lw) if not junk else 0.0
+        z = z_printed if not junk else 0.0
         name = False
         if not junk and not letter and ((core[:1].isupper() and not start) or (core.isupper() and len(core) > 1)):
             # a capitalised word inside a sentence is a name unless no lexicon or voice knows it (short ones
@@ -509,14 +575,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 continue
             name = True
         if letter:
-            cands = frequent_neighbours(lw, rep, replace(cfg, frequent_zipf=cfg.letter_zipf))
+            cands = frequent_neighbours(lw, rep, _letter_cfg(cfg))
             cands = [(w, c) for w, c in cands if w != lw and w.isalpha()][: cfg.max_candidates]
-            if cands and (
-                not prune
-                or may_reach(
-                    voice, words, i, cands, margin_of(Proposal(s, e, t, False, False, False, (), False, True), cfg), cfg
-                )
-            ):
+            if cands and (not prune or may_reach(voice, words, i, cands, _margin(True, False, False, False, cfg), cfg)):
                 scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
                 out.append(Proposal(s, e, t, False, False, False, scored, False, True))
             continue
@@ -525,7 +586,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if prune and rare and not hinted and cfg.channel_scale >= 0.0 and rep.channel.monotone:
             # (no candidate costs less than 0 and no window has a log10 probability above 0: a rare word whose
             # printed window is more probable than 10 ** -margin cannot be repaired, whatever its candidates)
-            if not may_reach(voice, words, i, None, margin_of(Proposal(s, e, t, False, True, False, ()), cfg), cfg):
+            if not may_reach(voice, words, i, None, _margin(False, False, True, False, cfg), cfg):
                 continue
         if known and hinted:
             # French: a grammar rule fired on this word; its suggestions are the candidates
@@ -559,16 +620,21 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                     (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
                 ]
             if len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0:
-                cands = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
+                # (both parts are kept per word: so is their union)
+                key = (lw, cfg.realword_max_cost, cfg.frequent_zipf)
+                both = memo.get(key)
+                if both is None:
+                    both = memo[key] = sorted(
+                        set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0])
+                    )
+                cands = both
         else:
             cands = rep.search.candidates(core)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
         if prune and (known or rare):  # (never flagged: a repair or nothing)
-            if not may_reach(
-                voice, words, i, cands, margin_of(Proposal(s, e, t, known, rare, junk, (), name), cfg), cfg
-            ):
+            if not may_reach(voice, words, i, cands, _margin(False, known, rare, name, cfg), cfg):
                 continue
         scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
@@ -583,13 +649,24 @@ def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
 
 def margin_of(p: Proposal, cfg: LMConfig) -> float:
     """The score gain a repair of ``p`` needs: that of its kind (letter, real, rare word, name, non-word)."""
-    if p.letter:
+    return _margin(p.letter, p.known, p.rare, p.name, cfg)
+
+
+def _margin(letter: bool, known: bool, rare: bool, name: bool, cfg: LMConfig) -> float:
+    """:func:`margin_of` from the proposal's kind alone (the pruning asks it before any proposal is made)."""
+    if letter:
         return cfg.letter_margin
-    if p.known:
+    if known:
         return cfg.realword_margin
-    if p.rare:
+    if rare:
         return cfg.rare_margin
-    return cfg.name_margin if p.name else cfg.margin
+    return cfg.name_margin if name else cfg.margin
+
+
+@lru_cache(maxsize=16)
+def _letter_cfg(cfg: LMConfig) -> LMConfig:
+    """``cfg`` with the lone letters' frequency for its frequent words (made once per settings)."""
+    return replace(cfg, frequent_zipf=cfg.letter_zipf)
 
 
 def decide(p: Proposal, cfg: LMConfig, ranked: list | None = None) -> Verdict:

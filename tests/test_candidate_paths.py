@@ -33,6 +33,9 @@ def test_known_word_variants_and_costs_equal_the_plain_search():
     cut = rep.cfg.bigram_real_word_max_cost
     vocab = set(rep.zipf)
     words = ["minimum", "illicit", "rnodern", "tlie", "lililii", "the", "he", "modern", "cannot", "mini"]
+    # (the second round's cheap confusions: a quote, a long s, digits for letters, an accent, in the word or
+    # put in by the first round)
+    words += ["wi1l", "0ne", "l'été", "ſome", "cl0se", "tbe1r", "ii1", "o'er", "e'en", "ſ1ll", "vvill", "loll"]
     words += [w for w in list(rep.zipf)[:3000:7] if w.isalpha()]
     for lw in words:
         got = s.context_candidates(lw, True, vocab)

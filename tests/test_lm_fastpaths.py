@@ -192,3 +192,59 @@ def test_has_junk_equals_its_plain_form(tok):
         bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
     )
     assert lm.has_junk(tok) == plain
+
+
+# ---- fourth round: the token facts kept per repairer, the SymSpell deletions ---------------------------------
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    words=st.lists(
+        st.sampled_from(CONFUSABLE + ["Tbe", "lOO", "o'er", "tb'e", "i", "B.", "1st", "k^ng"]), min_size=1, max_size=14
+    )
+)
+def test_proposals_with_the_token_facts_kept_equal_those_found_afresh(rep, words):
+    text = " ".join(words).replace(" .", ".").replace(" ,", ",")
+    cfg = lm.LMConfig()
+    warm = lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg, prune=True)  # (the memo kept between examples)
+    rep.memos._memos.pop("lm_token_facts", None)  # (found afresh)
+    assert lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg, prune=True) == warm
+
+
+def _plain_deletes(w: str, n: int) -> set[str]:
+    out, frontier = {w}, {w}
+    for _ in range(n):
+        nxt = set()
+        for x in frontier:
+            if len(x) > 1:
+                for i in range(len(x)):
+                    nxt.add(x[:i] + x[i + 1 :])
+        out |= nxt
+        frontier = nxt
+    return out
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="abcé'", max_size=9), st.integers(0, 3))
+def test_deletes_equal_the_deletions_round_by_round(w, n):
+    from pipeline.clean.channel import deletes
+
+    assert deletes(w, n) == _plain_deletes(w, n)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.text(alphabet="ab1²٣é^|*()'’»-.", max_size=8))
+def test_has_junk_equals_its_plain_form_with_any_digits(tok):
+    from pipeline.junk import DIGIT_INSIDE, ORDINAL
+
+    core = tok.strip("'’»")
+    plain = (any(c in lm.JUNK_CHARS or c in "()" for c in tok) and any(c.isalpha() for c in tok)) or (
+        bool(DIGIT_INSIDE.search(core)) and not ORDINAL.fullmatch(core)
+    )
+    assert lm.has_junk(tok) == plain
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab Éé1()'’»^|*{}<>%$\\;.,!?:-\n", max_size=30))
+def test_lm_tokens_from_one_split_equal_those_of_finditer(text):
+    assert lm.lm_tokens(text) == [(m.start(), m.end(), m.group()) for m in lm.LM_TOKEN.finditer(text)]

@@ -11,6 +11,7 @@ token two words were merged into.
 from __future__ import annotations
 
 from bisect import bisect_right
+from itertools import chain
 from functools import lru_cache
 from typing import TYPE_CHECKING, Sequence
 
@@ -33,15 +34,19 @@ def fold_accents(w: str) -> str:
 
 def deletes(w: str, n: int) -> set[str]:
     """``w`` and every string obtained by deleting up to ``n`` characters (SymSpell)."""
+    if n == 2:  # (the index's depth: each pair of places deleted once, not once per order)
+        k = len(w)
+        if k <= 1:
+            return {w}
+        out = {w[:i] + w[i + 1 :] for i in range(k)}
+        out.add(w)
+        if k > 2:  # (a string of one letter left after a deletion is not deleted further)
+            out.update(w[:i] + w[i + 1 : j] + w[j + 1 :] for i in range(k) for j in range(i + 1, k))
+        return out
     out = {w}
     frontier = {w}
     for _ in range(n):
-        nxt = set()
-        for x in frontier:
-            if len(x) <= 1:
-                continue
-            for i in range(len(x)):
-                nxt.add(x[:i] + x[i + 1 :])
+        nxt = {x[:i] + x[i + 1 :] for x in frontier if len(x) > 1 for i in range(len(x))}
         out |= nxt
         frontier = nxt
     return out
@@ -254,6 +259,10 @@ class CandidateSearch:
         self._cheap_upto = [0]
         for k in by_cost:
             self._cheap_upto.append(self._cheap_upto[-1] | 1 << k)
+        self._cheap_first_lists: dict[str, list[int]] = {}  # (the same by first letter, as ascending positions)
+        for k, (p, _q, _c) in enumerate(self.cheap_confusions):
+            self._cheap_first_lists.setdefault(p[0], []).append(k)
+        self._cheap_after: dict[float, int] = {}  # (cost left -> the bits of the confusions still affordable)
         self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
@@ -364,39 +373,78 @@ class CandidateSearch:
             memo = self._memos.get("context_variants")
             hit = memo.get(lw)
             if hit is None:
-                seen = {lw: 0.0}
-                frontier = [(lw, 0.0)]
-                cheap, by_first = self.cheap_confusions, self._cheap_by_first
-                for _round in range(2):
-                    nxt = []
-                    for v, c0 in frontier:
-                        # (only the confusions whose first letter v has can be found in it, and only those
-                        # within the cost left can be taken: tried in list order, lowest bit first)
-                        ks = 0
-                        for ch in set(v):
-                            ks |= by_first.get(ch, 0)
-                        ks &= self._cheap_upto[bisect_right(self._cheap_costs, cut - c0 + 1e-9)]
-                        while ks:
-                            low = ks & -ks
-                            ks ^= low
-                            p, q, c = cheap[low.bit_length() - 1]
-                            if c0 + c > cut:
-                                continue
-                            i = v.find(p)
-                            while i != -1:
-                                u = v[:i] + q + v[i + len(p) :]
-                                if seen.get(u, 99.0) > c0 + c:
-                                    seen[u] = c0 + c
-                                    nxt.append((u, c0 + c))
-                                i = v.find(p, i + 1)
-                    frontier = nxt
-                hit = memo[lw] = [[w, None] for w in seen if w != lw]  # (the cost is computed when first asked)
-            todo = [wc for wc in hit if wc[1] is None and wc[0] in vocab]
+                hit = memo[lw] = (self._variants(lw, cut), {})  # (the costs are computed when first asked)
+            variants, cost_of = hit
+            todo = [w for w in variants if w in vocab and w not in cost_of]
             if todo:  # (the costs not computed yet, in one call)
-                for wc, c in zip(todo, self.channel.costs(lw, [wc[0] for wc in todo], cut)):
-                    wc[1] = c
-            pairs = [(w, c) for w, c in hit if w in vocab and c <= cut]
+                cost_of.update(zip(todo, self.channel.costs(lw, todo, cut)))
+            pairs = [(w, c) for w in variants if w in vocab for c in (cost_of[w],) if c <= cut]
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
+
+    def _variants(self, lw: str, cut: float) -> tuple[str, ...]:
+        """The words ``lw`` becomes with one or two cheap OCR confusions undone, at most ``cut`` in their
+        listed costs, in the order they are first found (round by round; in a round, the words found
+        before in order, each with the confusions in list order, each at its places from the left)."""
+        seen = {lw: 0.0}
+        cheap, by_first = self.cheap_confusions, self._cheap_by_first
+        costs, upto = self._cheap_costs, self._cheap_upto
+        # (a variant holds only letters of lw or of the confusions' intended sides taken in the first round:
+        # the second round tries, for each cost paid so far, only the confusions that start with one of them)
+        present = set(lw)
+        firsts = self._cheap_first_lists
+        frontier = []
+        found_q = []  # (the intended sides of the confusions found in lw)
+        # first round: the confusions whose first letter lw has, in list order
+        for k in sorted(chain.from_iterable([firsts[ch] for ch in present if ch in firsts])):
+            p, q, c = cheap[k]
+            if c > cut:
+                continue
+            i = lw.find(p)
+            if i == -1:
+                continue
+            found_q.append(q)
+            while i != -1:
+                u = lw[:i] + q + lw[i + len(p) :]
+                if seen.get(u, 99.0) > c:
+                    seen[u] = c
+                    frontier.append((u, c))
+                i = lw.find(p, i + 1)
+        present.update(chain.from_iterable(found_q))
+        reach = 0  # (the confusions a variant's letters could start: lw's and those put in by the first round)
+        for ch in present:
+            reach |= by_first.get(ch, 0)
+        after = self._cheap_after
+        live = {}  # (cost paid -> the confusions still affordable that a variant's letters could start)
+        for c0 in {c0 for _v, c0 in frontier}:
+            left = cut - c0
+            within = after.get(left)
+            if within is None:
+                within = after[left] = upto[bisect_right(costs, left + 1e-9)]
+            if reach & within:
+                live[c0] = within
+        for v, c0 in frontier if live else ():  # (second round)
+            within = live.get(c0)
+            if within is None:
+                continue
+            ks = 0
+            for ch in set(v):
+                ks |= by_first.get(ch, 0)
+            ks &= within
+            while ks:
+                low = ks & -ks
+                ks ^= low
+                p, q, c = cheap[low.bit_length() - 1]
+                cc = c0 + c
+                if cc > cut:
+                    continue
+                i = v.find(p)
+                while i != -1:
+                    u = v[:i] + q + v[i + len(p) :]
+                    if seen.get(u, 99.0) > cc:
+                        seen[u] = cc
+                    i = v.find(p, i + 1)
+        del seen[lw]
+        return tuple(seen)
 
     def split_candidates(self, tok: str, ctx, scale: float | None = None) -> list[tuple[float, str, float]]:
         """Two words merged by OCR (``dutalop`` -> ``du talon``): a frequent left word + a repairable right word."""

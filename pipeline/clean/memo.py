@@ -7,7 +7,7 @@ lexicon prior)), ``"token_shapes"`` (token -> (too few letters to judge, has deb
 ``"word_tokens"`` / ``"phrase_tokens"`` (token -> its core without edge punctuation), ``"lost_hyphen"``,
 ``"bigram_candidates"`` / ``"bigram_plain"``, ``"elision_short_words"``, ``"context_variants"`` (a known
 word -> its cheap confusion variants and their channel costs, for the word-pair and the LM passes) and
-``"lm_has_junk"``.
+``"lm_token_facts"`` (a printed token -> what the LM pass asks of it alone).
 """
 
 from __future__ import annotations

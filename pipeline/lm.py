@@ -198,7 +198,7 @@ class Voice:
         self._prob = self.tri.prob if self.tri is not None else None
         bg = self.bg
         self._bw = bg.words if bg is not None else None
-        self._bp = bg.pairs if bg is not None else None
+        self._bp: dict[str, float] = bg.pairs if bg is not None else {}  # (read only when _bw is set)
         self._bscale = bg.log_scale if bg is not None else 0.0
         self._btotal = bg.log_total if bg is not None else 0.0
         self._period_p = 10**cfg.period_logp

@@ -373,7 +373,8 @@ class CandidateSearch:
             memo = self._memos.get("context_variants")
             hit = memo.get(lw)
             if hit is None:
-                hit = memo[lw] = (self._variants(lw, cut), {})  # (the costs are computed when first asked)
+                costs: dict[str, float] = {}  # (the costs are computed when first asked)
+                hit = memo[lw] = (self._variants(lw, cut), costs)
             variants, cost_of = hit
             todo = [w for w in variants if w in vocab and w not in cost_of]
             if todo:  # (the costs not computed yet, in one call)

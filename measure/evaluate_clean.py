@@ -147,6 +147,24 @@ def error_stats(pairs: list[tuple[str, str, str]]) -> dict:
     }
 
 
+UNMATCHED_MIN_CHARS = 4  # an OCR run this long that the gold has nothing for is text the gold leaves out
+
+
+def unmatched_ocr_share(pairs: list[tuple[str, str]]) -> float:
+    """Of the raw OCR's edits against the gold (pairs = (ocr, gold), normalised as scored), the share that
+    are OCR runs of ``UNMATCHED_MIN_CHARS`` characters or more with nothing in the gold (a character
+    alignment's deletions): text the gold leaves out (the ICDAR 2017 TSVs drop the gold's unreadable parts
+    from the gold side only), which no cleaning can reach."""
+    total = unmatched = 0
+    for ocr, gold in pairs:
+        o, g = normalise(ocr), normalise(gold)
+        total += Levenshtein.distance(o, g)
+        for op in Levenshtein.opcodes(o, g):
+            if op.tag == "delete" and op.src_end - op.src_start >= UNMATCHED_MIN_CHARS:
+                unmatched += op.src_end - op.src_start
+    return unmatched / max(1, total)
+
+
 def near_miss_alignment(ot: list[str], gt: list[str]):
     """``(i, j, equal)`` for the OCR tokens ``ot[i]`` aligned one to one with a gold token ``gt[j]``
     (:func:`Levenshtein.opcodes` over the token lists): the ``equal`` runs, and the tokens of same-length
@@ -412,11 +430,19 @@ def run(out_path: Path | None = None, quick: bool = False) -> dict:
         rows.append((name, "symspellpy", error_stats([(raw, symspell_text(raw, lang), gold)]), None, None, None))
         rows.append((name, "pyspellchecker", error_stats([(raw, pyspell_text(raw, lang, {}), gold)]), None, None, None))
     icdar = shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs"
+    unmatched = {}
     for lang, fname in (("fr", "ICDAR2017_fre_periodical_dev.tsv"), ("en", "ICDAR2017_eng_periodical_dev.tsv")):
         data = read_icdar(icdar / fname)
         rows += score_ocr_set(f"icdar2017-{lang}-dev", lang, data[:300] if quick else data, cfg)
         rows.append(score_documents(f"icdar2017-{lang}-dev", lang, data[:300] if quick else data, cfg))
+        unmatched[f"icdar2017-{lang}-dev"] = unmatched_ocr_share(data[:300] if quick else data)
     print_rows(rows)
+    for name, share in unmatched.items():
+        print(
+            f"{name}: {share * 100:.1f} % of the raw OCR's edits are OCR runs of {UNMATCHED_MIN_CHARS}+ characters "
+            "with nothing in the gold (text the gold leaves out: no cleaning reaches it)"
+        )
+    results["unmatched_ocr_share"] = unmatched
     print(
         "note: the ICDAR rows use the LM pass's fold-chosen defaults and the channel's confusions learnt from all "
         "the dev documents (corpus/lexicon/confusions_learnt.tsv): NOT held-out; held-out: python -m measure.evaluate_lm"

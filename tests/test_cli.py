@@ -128,3 +128,13 @@ def test_word_ceiling_puts_in_near_misses_only():
     assert word_ceiling(ocr, gold) == "The dealer turned up two cards for trump, ami the eldest hand led."
     assert word_ceiling("garbage lost the dealer tumed", "the dealer turned") == "garbage lost the dealer turned"
     assert word_ceiling("thedealer turned", "the dealer turned") == "thedealer turned"
+
+
+def test_unmatched_ocr_share_counts_only_text_the_gold_leaves_out():
+    # the part of a set's raw error no cleaning can reach: OCR runs (4+ characters) the gold has nothing for
+    from measure.evaluate_clean import unmatched_ocr_share
+
+    assert unmatched_ocr_share([("the dealer Mr Rider Haggard, deals", "the dealer deals")]) == 1.0
+    assert unmatched_ocr_share([("tbe dealer dcals", "the dealer deals")]) == 0.0
+    half = unmatched_ocr_share([("tbe dealer dcals", "the dealer deals"), ("a b cdef", "a b")])
+    assert 0.5 < half < 1.0

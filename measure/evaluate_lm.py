@@ -46,7 +46,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     axes = {
         # (only channel_scale / lam matters against margins in lam units: lam stays 1)
         "channel_scale": (2.5, 2.0, 1.5),
-        "margin": (1.0, 0.0, -1.0),
+        "margin": (1.0, 0.0, -1.0, -2.0),
         "name_margin": (99.0, 1.0, 0.0),
         "rare_margin": (99.0, 5.0, 3.0),
         "realword_margin": (99.0, 2.5, 1.5, 1.0),

@@ -57,14 +57,15 @@ class LMConfig:
     real words as printed (99: off, ``strong_langs``; names too in 4 of 5) and repair non-words at 2.0 with a
     channel scale of 2.0 (``other_margin``, ``other_channel_scale``).  Fourth round (2026-12-01, the channel's
     learnt confusions, ``corpus/lexicon/confusions_learnt.tsv``): the English folds chose a channel scale of 2.5
-    (4 of 5), lone letters at 1.0 (4 of 5) and frequent words of zipf 5.0 (4 of 5), the defaults below."""
+    (4 of 5), lone letters at 1.0 (4 of 5) and frequent words of zipf 5.0 (4 of 5).  Fifth round (2026-12-01,
+    the cleaner's new speck and lost-hyphen rules): non-words at -1.0 (5 of 5), the defaults below."""
 
     lam: float = (
         1.0  # weight of the window's log10 probability change against the channel (fixed: margins are in its units)
     )
     channel_scale: float = 2.5  # log10 probability lost per unit of channel cost
     other_channel_scale: float = 2.0  # ... in the languages not in strong_langs (French folds)
-    margin: float = 0.0  # score gain a non-word repair needs over the printed token
+    margin: float = -1.0  # score gain a non-word repair needs over the printed token
     other_margin: float = 2.0  # ... in the languages not in strong_langs (French folds)
     realword_margin: float = 1.5  # ... a real-word repair over a known printed word
     rare_margin: float = 5.0  # ... a repair of a rare word (a lexicon or the model knows it)

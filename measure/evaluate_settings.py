@@ -57,9 +57,10 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
     golds = [normalise(g) for _, g in docs]
     outs: dict[Any, list[str]] = {}
     base = general_resources(lang)
+    data = field.removeprefix("data:") if field.startswith("data:") else None
     for v in values:
-        if field.startswith("data:"):
-            cfg, res = CleanConfig(), CleanResources(lang, replace(base.lexdata, **{field[5:]: v}), base.general)
+        if data:
+            cfg, res = CleanConfig(), CleanResources(lang, replace(base.lexdata, **{data: v}), base.general)
         else:
             cfg, res = replace(CleanConfig(), **{field: v}), base
         outs[v] = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg, res)[0]
@@ -80,9 +81,7 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
         "values": list(values),
         "chosen_per_fold": chosen,
         "majority": Counter(chosen).most_common(1)[0][0],
-        "default": getattr(general_resources(lang).lexdata, field[5:])
-        if field.startswith("data:")
-        else getattr(CleanConfig(), field),
+        "default": getattr(base.lexdata, data) if data else getattr(CleanConfig(), field),
         "held_out": error_stats([(o, t, g) for (o, g), t in zip(docs, held)]),
         "per_value": {str(v): error_stats([(o, t, g) for (o, g), t in zip(docs, outs[v])]) for v in values},
     }

@@ -555,13 +555,13 @@ def pass_lone_letters(text: str, may_stand_alone: str) -> list[Edit]:
             continue  # (at a line edge: the letter may be a line's own mark)
         if any(c.isdigit() for c in prev.group() + nxt.group()) or prev.group().endswith(("(", "-", "[")):
             continue
-        run = (
-            1
-            + (lone[i - 1] + (lone[i - 1] and i >= 2 and lone[i - 2]))
-            + (lone[i + 1] + (lone[i + 1] and i + 2 < len(toks) and lone[i + 2]))
-        )
-        if run >= 3:
-            continue
+        lo, hi = i, i
+        while lo > 0 and lone[lo - 1]:
+            lo -= 1
+        while hi + 1 < len(toks) and lone[hi + 1]:
+            hi += 1
+        if hi - lo >= 2:
+            continue  # (three lone letters or more in a row: spaced letters)
         edits.append(
             Edit(
                 m.start(),

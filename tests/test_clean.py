@@ -85,6 +85,39 @@ def test_historical_spellings_are_never_modernised(fr):
     assert {r.orig for r in c.regularisations} >= {"enfans", "avoit", "étoit", "tems"}
 
 
+def test_period_spellings_no_list_names_are_kept_with_their_modern_form():
+    """A book printed before the spelling reforms uses period forms no list can name: they are kept as
+    printed (never "corrected" into modern words) and recorded with their modern form (TEI orig/reg)."""
+    fr_raw = "Le joueur qui connoissoit les règles jouoit avec ses enfans; les momens où il paroissoit foible."
+    en_raw = "He controuled the antient croud, and would chuse to comprize the whole in one surprize of musick."
+    for raw, lang, reg in (
+        (
+            fr_raw,
+            "fr",
+            {"jouoit": "jouait", "connoissoit": "connaissait", "paroissoit": "paraissait", "momens": "moments"},
+        ),
+        (en_raw, "en", {"controuled": "controlled", "comprize": "comprise", "chuse": "choose", "musick": "music"}),
+    ):
+        c = run(raw, general_resources(lang), lang)
+        assert c.text == raw and c.corrections == ()
+        got = {r.orig: r.reg for r in c.regularisations}
+        assert got.items() >= reg.items()
+
+
+def test_a_period_pattern_leaves_modern_words_and_names_alone():
+    # frequent modern words a pattern would rewrite into other words (mois -> mais, fois -> fais, lois ->
+    # lais, prize -> prise) are no period spellings: no modern form is recorded for them
+    for raw, lang in (
+        ("Il y a trois mois, deux fois, que les lois sont faites.", "fr"),
+        ("The prize was a brick.", "en"),
+    ):
+        c = run(raw, general_resources(lang), lang)
+        assert c.text == raw and c.regularisations == ()
+    # a capitalised word the French plural pattern would read (Constans, Constants) gets no modern form
+    c = run("Voici M. Constans qui parle.", general_resources("fr"))
+    assert "Constans" in c.text and not [r for r in c.regularisations if r.orig == "Constans"]
+
+
 def test_clean_modern_sentences_are_unchanged(fr, en):
     fr_s = "Le joueur qui donne distribue cinq cartes à son adversaire, et retourne la onzième pour faire l'atout."
     en_s = "The dealer gives five cards to each player, and turns up the eleventh card for trumps."

@@ -53,6 +53,11 @@ class CleanConfig:
     max_candidates: int = 25  # rapidfuzz candidates retrieved per token before weighting
     cand_min_zipf: float = 2.8  # wordfreq words less frequent cannot beat the margin: not searched
     # lexicon
+    # a period spelling (historical_patterns.tsv): the printed word rarer than this zipf (0: unknown), its
+    # pattern form at least this frequent and this much more frequent than the printed one
+    period_max_zipf: float = 3.0
+    period_modern_min_zipf: float = 2.5
+    period_gain: float = 1.0
     word_min_zipf: float = 3.0  # wordfreq zipf at which a word counts as known (hyphen joins, merges)
     nonword_zipf: float = 3.0  # printed words less frequent are judged by the noisy channel alone (margin)
     real_word_zipf: float = 2.3  # printed words at least this frequent may also be changed with corpus evidence

@@ -57,6 +57,8 @@ class LexiconData:
     apostrophe_words: frozenset[str] = frozenset()
     # lower-case letters that may stand alone between words (lone_letters.tsv): words and abbreviations
     lone_letters: str = ""
+    # period spelling patterns (historical_patterns.tsv): (regular expression over the lower-case word, replacement)
+    period_patterns: tuple[tuple[str, str], ...] = ()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -194,6 +196,11 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             if len(p) >= 2 and p[0].strip() == lang
         ),
         _chars(d / "lone_letters.tsv", lang),
+        tuple(
+            (p[1], p[2])
+            for p in (line.split("\t") for line in _lines(d / "historical_patterns.tsv"))
+            if len(p) >= 3 and p[0].strip() == lang and p[1]
+        ),
     )
 
 

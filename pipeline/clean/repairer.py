@@ -8,6 +8,7 @@ configuration (:meth:`~pipeline.clean.resources.CleanResources.repairer`)."""
 from __future__ import annotations
 
 import math
+import re
 from collections import Counter
 from typing import TYPE_CHECKING, Any
 
@@ -16,6 +17,8 @@ from .fastchannel import FastChannel
 from .decide import Decider
 from .memo import Memos
 from .tokens import COMPOUND_SPLIT
+
+_UNSEEN = object()
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -35,6 +38,8 @@ class Repairer:
         self.buckets = res.general.buckets
         self.domain = {w.lower() for w in res.lexdata.domain}
         self.hist = res.lexdata.historical
+        self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
+        self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
         self.elision = res.lexdata.elision
         # (the compiled programme: the same costs as Channel's, cell for cell, see tests/test_fastchannel.py)
         self.channel = FastChannel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
@@ -68,7 +73,43 @@ class Repairer:
 
     # ---- lexicon -------------------------------------------------------------------------
     def protected(self, lw: str) -> bool:
-        return lw in self.hist or lw in self.domain
+        """Never changed: a historical spelling (the list or a period pattern) or a game term."""
+        if lw in self.hist or lw in self.domain:
+            return True
+        if not self.period_patterns:
+            return False
+        p = self._period_memo.get(lw, _UNSEEN)  # (a hot path: every token of every pass asks)
+        return (self._period(lw) if p is _UNSEEN else p) is not None
+
+    def period_form(self, lw: str) -> str | None:
+        """The modern form of a historical spelling ``lw`` (``""``: a period word with none recorded), None
+        when ``lw`` is none: the historical list's, else the first period pattern's (historical_patterns.tsv)."""
+        reg = self.hist.get(lw)
+        return reg if reg is not None else self._period(lw) if self.period_patterns else None
+
+    def _period(self, lw: str) -> str | None:
+        memo = self._period_memo
+        if lw in memo:
+            return memo[lw]
+        if len(memo) >= Memos.MEMO_MAX:
+            memo.clear()
+        out = None
+        z = self.zipf.get(lw, 0.0)
+        if z < self.cfg.period_max_zipf and lw.isalpha():
+            # (each pattern alone, then all of them in turn: paroissoit has two, oiss and oit)
+            forms, m = [], lw
+            for pat, rep in self.period_patterns:
+                one = pat.sub(rep, lw, count=1)
+                if one != lw:
+                    forms.append(one)
+                    m = pat.sub(rep, m, count=1)
+            for f in forms + [m]:
+                zm = self.zipf.get(f, 0.0)
+                if f != lw and zm >= self.cfg.period_modern_min_zipf and zm >= z + self.cfg.period_gain:
+                    out = f
+                    break
+        memo[lw] = out
+        return out
 
     def zipf_of(self, lw: str) -> float:
         z = self.zipf.get(lw)

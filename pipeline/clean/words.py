@@ -62,7 +62,9 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
         s, e, t = clean_toks[k]
         prev, lw, nxt = low(k - 1), low(k), low(k + 1)
         if rep.protected(lw):
-            reg = rep.hist.get(lw)
+            reg = rep.period_form(lw)
+            if reg and lw not in rep.hist and not t[:1].islower():
+                reg = None  # (a capitalised word a pattern reads as period spelling may be a name: Constans)
             if reg and reg.lower() != lw and not real_words:
                 regs.append((s, e, t, case_reg(t, reg)))
             continue

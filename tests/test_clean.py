@@ -104,6 +104,17 @@ def test_period_spellings_no_list_names_are_kept_with_their_modern_form():
         assert got.items() >= reg.items()
 
 
+def test_a_repair_lands_on_the_period_spelling_the_print_is_nearer_to():
+    """OCR of a period book misreads one letter of *expences*: the repair is the period word, not the
+    modern *expenses* two edits away; a print nearer to the modern word gets the modern word."""
+    res = general_resources("en")
+    c = run("The Board was put to all the expcnces of the new dock yards.", res, "en")
+    assert "the expences of" in c.text
+    assert "period spelling" in [k for k in c.corrections if k.before == "expcnces"][0].evidence
+    c = run("The Board was put to all the expcnses of the new dock yards.", res, "en")
+    assert "the expenses of" in c.text
+
+
 def test_a_period_pattern_leaves_modern_words_and_names_alone():
     # frequent modern words a pattern would rewrite into other words (mois -> mais, fois -> fais, lois ->
     # lais, prize -> prise) are no period spellings: no modern form is recorded for them

@@ -58,6 +58,12 @@ class CleanConfig:
     period_max_zipf: float = 3.0
     period_modern_min_zipf: float = 2.5
     period_gain: float = 1.0
+    period_min_stem: int = (
+        3  # letters a pattern not anchored at the start leaves unchanged (dence, a fragment, is no period dense)
+    )
+    # a repair lands on the period spelling of its word when the printed token is nearer to it (OCR
+    # expcnces -> expences, not expenses): in these languages
+    period_repair_langs: tuple[str, ...] = ("en",)
     word_min_zipf: float = 3.0  # wordfreq zipf at which a word counts as known (hyphen joins, merges)
     nonword_zipf: float = 3.0  # printed words less frequent are judged by the noisy channel alone (margin)
     real_word_zipf: float = 2.3  # printed words at least this frequent may also be changed with corpus evidence

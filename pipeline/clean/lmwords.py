@@ -31,16 +31,20 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
         if v.after is not None and v.after != p.printed:
             conf = round(1.0 / (1.0 + 10 ** -(v.gain - cfg.margin)), 3)
             kind = "real_word" if p.known else "spelling"
+            after, why = v.after, v.evidence
+            old = ctx.rep.period_repair(p.printed, after)
+            if old is not None:
+                after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"
             edits.append(
                 Edit(
                     p.start,
                     p.end,
-                    v.after,
+                    after,
                     kind,
                     "lm:trigram+pairs+witness" if voice.tri is not None else "lm:witness-pairs",
                     conf,
                     v.candidates,
-                    v.evidence,
+                    why,
                 )
             )
         elif v.flag:

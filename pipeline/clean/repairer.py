@@ -16,9 +16,11 @@ from .channel import CandidateSearch
 from .fastchannel import FastChannel
 from .decide import Decider
 from .memo import Memos
-from .tokens import COMPOUND_SPLIT
+from .tokens import COMPOUND_SPLIT, case_like
 
 _UNSEEN = object()
+_LETTERS = re.compile(r"[^\W\d_]+")
+_EDGE = "\"'’.,;:!?()[]«»-"
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -40,6 +42,12 @@ class Repairer:
         self.hist = res.lexdata.historical
         self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
         self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
+        # the patterns of plain letters read backwards (ense$ -> ence): a modern word's period forms
+        self.period_inverse = tuple(
+            (re.compile(re.escape(r) + ("$" if p.endswith("$") else "")), p.strip("^$"))
+            for p, r in res.lexdata.period_patterns
+            if p.strip("^$").isalpha() and r.isalpha() and not p.startswith("^")
+        )
         self.elision = res.lexdata.elision
         # (the compiled programme: the same costs as Channel's, cell for cell, see tests/test_fastchannel.py)
         self.channel = FastChannel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
@@ -87,6 +95,28 @@ class Repairer:
         reg = self.hist.get(lw)
         return reg if reg is not None else self._period(lw) if self.period_patterns else None
 
+    def period_repair(self, printed: str, after: str) -> str | None:
+        """``after`` (a repair of the token ``printed``) with its word in the period spelling the print is
+        nearer to (strictly cheaper by the channel; the pattern reads it as the repaired word), or None:
+        OCR ``expcnces`` is the period *expences* of its time (one letter misread), not the modern *expenses*
+        (two).  Only in ``CleanConfig.period_repair_langs``."""
+        if self.lang not in self.cfg.period_repair_langs or not self.period_inverse:
+            return None
+        m = max(_LETTERS.finditer(after), key=lambda x: len(x.group()), default=None)
+        if m is None:
+            return None
+        word, lp = m.group().lower(), printed.lower().strip(_EDGE)
+        best, cost = None, self.channel.cost(lp, word)
+        for pat, rep in self.period_inverse:
+            v = pat.sub(rep, word, count=1)
+            if v != word and self._period(v) == word:
+                c = self.channel.cost(lp, v)
+                if c < cost:
+                    best, cost = v, c
+        if best is None:
+            return None
+        return after[: m.start()] + case_like(m.group(), best) + after[m.end() :]
+
     def _period(self, lw: str) -> str | None:
         memo = self._period_memo
         if lw in memo:
@@ -99,6 +129,9 @@ class Repairer:
             # (each pattern alone, then all of them in turn: paroissoit has two, oiss and oit)
             forms, m = [], lw
             for pat, rep in self.period_patterns:
+                hit = pat.search(lw)
+                if hit is None or (len(lw) - len(hit.group()) < self.cfg.period_min_stem and pat.pattern[:1] != "^"):
+                    continue
                 one = pat.sub(rep, lw, count=1)
                 if one != lw:
                     forms.append(one)

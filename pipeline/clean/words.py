@@ -140,7 +140,11 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             if d is None:
                 continue
             if d.apply:
-                edits.append(Edit(ws, we, d.after, d.kind, d.method, d.confidence, d.candidates, d.evidence))
+                after, why = d.after, d.evidence
+                old = rep.period_repair(word, after)
+                if old is not None:
+                    after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"
+                edits.append(Edit(ws, we, after, d.kind, d.method, d.confidence, d.candidates, why))
             else:
                 flags.append((ws, we, word, d.candidates, d.confidence, d.evidence))
     edits = [e for e in edits if e.start not in merged_at or e.kind == "merge"]

@@ -115,6 +115,16 @@ def test_a_repair_lands_on_the_period_spelling_the_print_is_nearer_to():
     assert "the expenses of" in c.text
 
 
+def test_et_cetera_with_its_ampersand_misread_is_read_back():
+    # 19th-century print ends lists with "&c."; OCR reads the ampersand as A
+    c = run(
+        "with Sleeping Apartments, Ac. suitable for a family; Smith, Ac., 20, Magdalen-street.",
+        general_resources("en"),
+        "en",
+    )
+    assert c.text == "with Sleeping Apartments, &c. suitable for a family; Smith, &c., 20, Magdalen-street."
+
+
 def test_a_period_pattern_leaves_modern_words_and_names_alone():
     # frequent modern words a pattern would rewrite into other words (mois -> mais, fois -> fais, lois ->
     # lais, prize -> prise) are no period spellings: no modern form is recorded for them

@@ -1,7 +1,8 @@
 """Clean-stage thresholds chosen on folds of ICDAR 2017 dev (``make eval``), scored on the fold held out.
 
-A threshold of the clean stage (a :class:`pipeline.clean.CleanConfig` field, or ``data:NAME``: a field of
-the lexicon data files) that was set by looking at ICDAR 2017 dev is chosen here the way the language-model margins are (:mod:`measure.evaluate_lm`): the
+A threshold of the clean stage (a :class:`pipeline.clean.CleanConfig` field, ``data:NAME``: a field of
+the lexicon data files, or ``lm:NAME,NAME``: fields of the language-model pass's settings, ``CleanConfig.lm``,
+tried together) that was set by looking at ICDAR 2017 dev is chosen here the way the language-model margins are (:mod:`measure.evaluate_lm`): the
 set's sentences run together ``DOC_LINES`` at a time (documents), each value of the field's grid cleans
 every document (the whole cleaner, general resources, hyphen joining off), and each of five folds of
 documents takes the value that did best on the other four (:func:`measure.folds.cross_validate`; ties go
@@ -44,6 +45,18 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         # alone (lone_letters.tsv: the word a only, or with the letters print uses as abbreviations)
         "lone_letter_langs": ((), ("en",)),
         "data:lone_letters": ("a", "ademos"),
+        # a capitalised non-word (``Fountainbridgc``) gets the words of any frequency one cheap confusion away
+        # as candidates, and such a word no voice knows a gain over the non-word (``lm:`` names settings of the
+        # language-model pass, CleanConfig.lm: here the pair name_variant_cost, name_lexicon_gain)
+        "lm:name_variant_cost,name_lexicon_gain": (
+            (0.0, 0.0),
+            (0.4, 2.0),
+            (0.5, 3.0),
+            (0.6, 3.0),
+            (0.6, 4.0),
+            (0.6, 5.0),
+            (0.8, 4.0),
+        ),
     },
     # French: none (the gold keeps most specks where the OCR printed them), or the black square alone
     "fr": {"data:blots": ("", "■"), "leading_apostrophe_langs": ((), ("fr",)), "lone_letter_langs": ((), ("fr",))},
@@ -58,9 +71,13 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
     outs: dict[Any, list[str]] = {}
     base = general_resources(lang)
     data = field.removeprefix("data:") if field.startswith("data:") else None
+    lm_fields = field.removeprefix("lm:").split(",") if field.startswith("lm:") else None
     for v in values:
         if data:
             cfg, res = CleanConfig(), CleanResources(lang, replace(base.lexdata, **{data: v}), base.general)
+        elif lm_fields:
+            c0 = CleanConfig()
+            cfg, res = replace(c0, lm=replace(c0.lm, **dict(zip(lm_fields, v)))), base
         else:
             cfg, res = replace(CleanConfig(), **{field: v}), base
         outs[v] = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg, res)[0]
@@ -81,7 +98,11 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
         "values": list(values),
         "chosen_per_fold": chosen,
         "majority": Counter(chosen).most_common(1)[0][0],
-        "default": getattr(base.lexdata, data) if data else getattr(CleanConfig(), field),
+        "default": getattr(base.lexdata, data)
+        if data
+        else tuple(getattr(CleanConfig().lm, f) for f in lm_fields)
+        if lm_fields
+        else getattr(CleanConfig(), field),
         "held_out": error_stats([(o, t, g) for (o, g), t in zip(docs, held)]),
         "per_value": {str(v): error_stats([(o, t, g) for (o, g), t in zip(docs, outs[v])]) for v in values},
     }

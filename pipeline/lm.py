@@ -103,6 +103,15 @@ class LMConfig:
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
     hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
+    # a name no lexicon knows also gets the words of any frequency it becomes with cheap OCR confusions undone
+    # at most this much in their listed costs (Fountainbridgc -> Fountainbridge; 0: off); chosen with the gain
+    # below on the English folds (3 of 5; the other 2 chose 0.6 with the same gain: measure.evaluate_settings,
+    # sixth round)
+    name_variant_cost: float = 0.8
+    name_lexicon_gain: float = 4.0  # ... and such a word no voice knows gains this (log10) over the non-word
+    # ... for a name of this many letters or more, printed in title case (a shorter one is near some word by
+    # chance, Jtli -> Jth; a capitals line's misreadings are more often a lost letter, EVERAL for SEVERAL)
+    name_variant_min_len: int = 6
 
     def for_lang(self, lang: str) -> "LMConfig":
         """The settings for ``lang``: outside ``strong_langs``, only non-words (at ``other_margin``)."""
@@ -463,6 +472,23 @@ def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCo
     return Proposal(s, e2, whole, False, False, False, scored, False)
 
 
+def name_variants(lw: str, cands, rep, voice: Voice, cfg: LMConfig) -> tuple[list[tuple[str, float]], set[str]]:
+    """``cands`` of a name no lexicon knows (``Chestertoo``, ``Fountainbridgc``) with the words of any
+    frequency it becomes when cheap OCR confusions are undone (at most ``name_variant_cost`` in their listed
+    costs): names are rare words, below the candidate index's frequency.  Cheapest first; and those of them
+    that only a lexicon knows (no voice: their window gains ``name_lexicon_gain``)."""
+    have = {w for w, _ in cands}
+    extra = [
+        v
+        for v in rep.search._variants(lw, cfg.name_variant_cost)
+        if v != lw and v not in have and (rep.zipf.get(v, 0.0) > 0.0 or voice.known(v))
+    ]
+    if not extra:
+        return list(cands), set()
+    more = [(w, c) for w, c in zip(extra, rep.channel.costs(lw, extra)) if c <= cfg.name_variant_cost]
+    return sorted([*cands, *more], key=lambda x: (x[1], x[0])), {w for w, _ in more if not voice.known(w)}
+
+
 def may_reach(voice: Voice, words: list[str], i: int, cands, margin: float, cfg: LMConfig) -> bool:
     """Whether some candidate ``(word, cost)`` of ``words[i]`` could score at least ``margin`` (speed only:
     False is exact, True may not be).  Every ``Voice.logp`` is <= 0 (the log of a mixture of
@@ -520,6 +546,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
+    lexical: tuple[str, ...] | set[str] = ()  # (a name's variants that only a lexicon knows)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -631,13 +658,27 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 cands = both
         else:
             cands = rep.search.candidates(core)
+            if (
+                name
+                and cfg.name_variant_cost > 0.0
+                and rep.lang in cfg.strong_langs
+                and len(core) >= cfg.name_variant_min_len
+                and not core.isupper()
+            ):
+                cands, lexical = name_variants(lw, cands, rep, voice, cfg)
         cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if not cands and not junk and known:
             continue
         if prune and (known or rare):  # (never flagged: a repair or nothing)
             if not may_reach(voice, words, i, cands, _margin(False, known, rare, name, cfg), cfg):
                 continue
-        scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
+        if lexical:  # (a name's variants no voice knows: a lexicon word against a non-word)
+            scored = tuple(
+                (w, c, voice.delta(words, i, w) + (cfg.name_lexicon_gain if w in lexical else 0.0)) for w, c in cands
+            )
+            lexical = ()
+        else:
+            scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
     return out
 

@@ -65,6 +65,25 @@ def test_a_non_word_is_repaired_by_its_context(rep):
     assert lm.apply_verdicts(text, vs) == "He held the ordinary cards of the game in his hand."
 
 
+def test_a_misread_name_gets_the_rare_word_one_cheap_confusion_away(rep):
+    """Names are rare words, below the candidate index: a capitalised non-word one cheap OCR confusion from
+    a word some lexicon knows (Fountainbridge, c read for e) is read as it, when the settings allow."""
+    text = "He lived near Fountainbridgc for many years."
+    on = lm.LMConfig(name_variant_cost=0.4, name_lexicon_gain=2.0)
+    for cfg, want in ((on, "Fountainbridge"), (lm.LMConfig(name_variant_cost=0.0), "Fountainbridgc")):
+        v = lm.voice_for(text, rep, cfg)
+        assert want in lm.apply_verdicts(text, [lm.decide(p, cfg) for p in lm.proposals(text, rep, v, cfg)])
+    # a name two confusions from any word stays as printed, and so does a short one (near some word by chance:
+    # Jtli is one confusion from "jth"), even with a large gain
+    loose = lm.LMConfig(name_variant_cost=0.6, name_lexicon_gain=4.0)
+    for text, kept in (
+        ("He lived near Fountalnbrldgc for many years.", "Fountalnbrldgc"),
+        ("Mr Jtli was there.", "Jtli"),
+    ):
+        v = lm.voice_for(text, rep, loose)
+        assert kept in lm.apply_verdicts(text, [lm.decide(p, loose) for p in lm.proposals(text, rep, v, loose)])
+
+
 def test_historical_spellings_are_never_proposed(rep):
     text = "He must shew his cards in connexion with the game."
     v = lm.voice_for(text, rep)

@@ -853,8 +853,10 @@ def witness_slips(
     out = []
     for m in WORD.finditer(text):
         lw = m.group().lower()
+        if uni.get(lw, 0) != 1:  # (printed more than once: asked first, the cheapest test)
+            continue
         z = rep.zipf_of(lw)
-        if uni.get(lw, 0) != 1 or not 0.0 < z < cfg.slip_max_zipf or rep.protected(lw) or lw in voice.period:
+        if not 0.0 < z < cfg.slip_max_zipf or rep.protected(lw) or lw in voice.period:
             continue
         near = [w for w, _, _ in process.extract(lw, pool, scorer=Levenshtein.distance, score_cutoff=1, limit=None)]
         cands = [

@@ -248,10 +248,18 @@ class FastChannel(Channel):
             prev_lower = e[4]
             cs.append(len(clp))
             conf = by_last.get(ch)
-            if ch != ol[i - 1]:
-                conf = (conf or ()) + (by_last.get(ol[i - 1]) or ())
             if conf:
+                # (the confusions whose printed side ends with this character: one of a single character is
+                # this character, so it matches here without a look at the string)
                 for p, lp, plow, c, q in conf:
+                    if lp == 1 or (lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p))):
+                        clp.append(lp)
+                        ccost.append(c)
+                        cqs.append(len(qbuf))
+                        cql.append(len(q))
+                        qbuf.extend(q)
+            if ch != ol[i - 1]:
+                for p, lp, plow, c, q in by_last.get(ol[i - 1]) or ():  # (then those of its lower case)
                     if lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p)):
                         clp.append(lp)
                         ccost.append(c)

@@ -451,6 +451,11 @@ def _token_facts(t: str, lw: str, rep) -> tuple:
     and the repairer alone, asked once per token: (any letter, :func:`has_junk`, letters, core without
     edge quotes, an apostrophe where no word has one, core all letters, a number in digit look-alikes
     (mixed case, every letter one), protected, zipf)."""
+    look = rep.res.lexdata.lookalikes
+    if t.isalpha():  # (most tokens: no quote to strip, no debris nor digit, every character a letter)
+        mixed = any(map(str.islower, t)) and any(map(str.isupper, t[1:]))
+        lookalike = mixed and all(map(look.__contains__, t))
+        return (True, False, len(t), t, False, True, lookalike, rep.protected(lw), rep.zipf_of(lw))
     core = t.strip("'’»")
     core_alpha = core.isalpha()
     odd_apostrophe = (
@@ -458,7 +463,6 @@ def _token_facts(t: str, lw: str, rep) -> tuple:
         and core.replace("'", "").replace("’", "").isalpha()
         and (rep.zipf_of(lw) == 0.0 or bad_elision(lw, rep))
     )
-    look = rep.res.lexdata.lookalikes
     mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
     return (
         any(map(str.isalpha, t)),

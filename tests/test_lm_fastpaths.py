@@ -287,3 +287,33 @@ def test_the_tagger_with_numpy_ops_tags_as_blis_does():
     ):
         a, b = blis(s), plain(s)
         assert [(t.pos_, t.tag_, str(t.morph)) for t in a] == [(t.pos_, t.tag_, str(t.morph)) for t in b]
+
+
+def _plain_token_facts(t: str, lw: str, rep) -> tuple:
+    core = t.strip("'’»")
+    core_alpha = core.isalpha()
+    odd = (
+        not core_alpha
+        and core.replace("'", "").replace("’", "").isalpha()
+        and (rep.zipf_of(lw) == 0.0 or lm.bad_elision(lw, rep))
+    )
+    look = rep.res.lexdata.lookalikes
+    mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+    return (
+        any(map(str.isalpha, t)),
+        lm.has_junk(t),
+        sum(map(str.isalpha, t)),
+        core,
+        odd,
+        core_alpha,
+        mixed and all(map(look.__contains__, core)),
+        rep.protected(lw),
+        rep.zipf_of(lw),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(st.text(alphabet="thekingIlOoSBéÉſ'’»1^-.", max_size=8), st.sampled_from(CONFUSABLE + ["Tbe", "lOO", "IlI"])))
+def test_the_token_facts_of_a_word_of_letters_equal_the_plain_ones(rep, t):
+    lw = t.lower().replace("’", "'").strip("'")
+    assert lm._token_facts(t, lw, rep) == _plain_token_facts(t, lw, rep)

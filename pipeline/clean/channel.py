@@ -373,13 +373,20 @@ class CandidateSearch:
             memo = self._memos.get("context_variants")
             hit = memo.get(lw)
             if hit is None:
-                costs: dict[str, float] = {}  # (the costs are computed when first asked)
-                hit = memo[lw] = (self._variants(lw, cut), costs)
-            variants, cost_of = hit
-            todo = [w for w in variants if w in vocab and w not in cost_of]
-            if todo:  # (the costs not computed yet, in one call)
-                cost_of.update(zip(todo, self.channel.costs(lw, todo, cut)))
-            pairs = [(w, c) for w in variants if w in vocab for c in (cost_of[w],) if c <= cut]
+                # (the variants, their costs computed when first asked, and the answer for the last
+                # vocabulary asked: the two passes ask with the same table, most variants are no word of it)
+                hit = memo[lw] = [self._variants(lw, cut), {}, None, []]
+            variants, cost_of, last_vocab, out = hit
+            if last_vocab is not vocab:
+                words = [w for w in variants if w in vocab]
+                todo = [w for w in words if w not in cost_of]
+                if todo:  # (the costs not computed yet, in one call)
+                    cost_of.update(zip(todo, self.channel.costs(lw, todo, cut)))
+                out = [
+                    (w, c, self.zipf_of(w) - cfg.channel_scale * c) for w in words for c in (cost_of[w],) if c <= cut
+                ]
+                hit[2], hit[3] = vocab, out
+            return list(out)
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
     def _variants(self, lw: str, cut: float) -> tuple[str, ...]:

@@ -12,6 +12,7 @@ random strings.
 from __future__ import annotations
 
 from functools import lru_cache
+from itertools import accumulate
 
 import numpy as np
 from numba import njit
@@ -248,10 +249,18 @@ class FastChannel(Channel):
             prev_lower = e[4]
             cs.append(len(clp))
             conf = by_last.get(ch)
-            if ch != ol[i - 1]:
-                conf = (conf or ()) + (by_last.get(ol[i - 1]) or ())
             if conf:
+                # (the confusions whose printed side ends with this character: one of a single character is
+                # this character, so it matches here without a look at the string)
                 for p, lp, plow, c, q in conf:
+                    if lp == 1 or (lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p))):
+                        clp.append(lp)
+                        ccost.append(c)
+                        cqs.append(len(qbuf))
+                        cql.append(len(q))
+                        qbuf.extend(q)
+            if ch != ol[i - 1]:
+                for p, lp, plow, c, q in by_last.get(ol[i - 1]) or ():  # (then those of its lower case)
                     if lp <= i and (o[i - lp : i] == p or (plow and ol[i - lp : i] == p)):
                         clp.append(lp)
                         ccost.append(c)
@@ -372,18 +381,20 @@ class FastChannel(Channel):
         if len(ts) < 2:
             return [self.cost(o, t, cutoff) for t in ts]
         j = "".join(ts)
+        n = len(j)
+        # (the codes in one array cut into contiguous views: one conversion instead of two or three)
         if j.isascii():  # (as _word: lower case and accent-folded codes are the lower-case bytes)
-            tc = np.frombuffer(j.encode("ascii"), np.uint8).astype(np.int64)
-            tl = tf = np.frombuffer(j.lower().encode("ascii"), np.uint8).astype(np.int64)
+            both = np.frombuffer((j + j.lower()).encode("ascii"), np.uint8).astype(np.int64)
+            tc = both[:n]
+            tl = tf = both[n:]
         else:  # (the codes of _word, of all the words at once: each letter, lower-cased, accent-folded)
             low = j.translate(_LOWER)
-            if len(low) != len(j):  # (a letter whose lower case is two characters: one word at a time)
+            if len(low) != n:  # (a letter whose lower case is two characters: one word at a time)
                 return [self.cost(o, t, cutoff) for t in ts]
-            tc = _codes(j)
-            tl = _codes(low)
-            tf = _codes(j.translate(_FOLDED))
-        bounds = np.zeros(len(ts) + 1, np.int64)
-        np.cumsum(np.fromiter(map(len, ts), np.int64, len(ts)), out=bounds[1:])
+            folded = j.translate(_FOLDED)  # (one character for each: _strip_accents keeps the first)
+            three = _codes(j + low + folded)
+            tc, tl, tf = three[:n], three[n : 2 * n], three[2 * n :]
+        bounds = np.array([0, *accumulate(map(len, ts))], np.int64)
         prune = cutoff is not None and self._monotone
         args = (
             *self._printed(o),

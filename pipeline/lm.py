@@ -640,7 +640,6 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
-    lexical: tuple[str, ...] | set[str] = ()  # (a name's variants that only a lexicon knows)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -724,6 +723,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             scored = tuple((w, c, voice.delta(words, i, w) + cfg.w_grammar) for w, c in gc)
             out.append(Proposal(s, e, t, known, rare, junk, scored, name))
             continue
+        lexical: set[str] = set()  # (a name's variants that only a lexicon knows: name_variants)
         if known:
             if not cfg.realword or voice.tri is None and voice.bg is None:
                 continue
@@ -770,7 +770,6 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             scored = tuple(
                 (w, c, voice.delta(words, i, w) + (cfg.name_lexicon_gain if w in lexical else 0.0)) for w, c in cands
             )
-            lexical = ()
         else:
             scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))

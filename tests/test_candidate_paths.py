@@ -27,6 +27,17 @@ def _plain_variants(search, lw: str, cut: float) -> list[str]:
     return [w for w in seen if w != lw]
 
 
+def _plain_context(rep, lw, cut, vocab):
+    """What context_candidates must give for a known word: its plain variants in ``vocab`` within ``cut``."""
+    return [
+        (w, c, rep.zipf_of(w) - rep.cfg.channel_scale * c)
+        for w in _plain_variants(rep.search, lw, cut)
+        if w in vocab
+        for c in [rep.channel.cost(lw, w, cut)]
+        if c <= cut
+    ]
+
+
 def test_known_word_variants_and_costs_equal_the_plain_search():
     rep = general_resources("en").repairer(CleanConfig())
     s = rep.search
@@ -38,15 +49,7 @@ def test_known_word_variants_and_costs_equal_the_plain_search():
     words += ["wi1l", "0ne", "l'été", "ſome", "cl0se", "tbe1r", "ii1", "o'er", "e'en", "ſ1ll", "vvill", "loll"]
     words += [w for w in list(rep.zipf)[:3000:7] if w.isalpha()]
     for lw in words:
-        got = s.context_candidates(lw, True, vocab)
-        want = [
-            (w, c, rep.zipf_of(w) - rep.cfg.channel_scale * c)
-            for w in _plain_variants(s, lw, cut)
-            if w in vocab
-            for c in [rep.channel.cost(lw, w, cut)]
-            if c <= cut
-        ]
-        assert got == want, lw
+        assert s.context_candidates(lw, True, vocab) == _plain_context(rep, lw, cut, vocab), lw
     assert ("modern", 0.35) in [(w, c) for w, c, _ in s.context_candidates("rnodern", True, vocab)]
 
 
@@ -61,13 +64,7 @@ def test_known_word_candidates_kept_per_vocabulary_equal_those_found_afresh():
     words = ["tlie", "rnodern", "wi1l", "bo", "tbe", "he", "cannot", "vvill", "ii1"]
     for vocab in (full, small, full, small):
         for lw in words:
-            want = [
-                (w, c, rep.zipf_of(w) - rep.cfg.channel_scale * c)
-                for w in _plain_variants(s, lw, cut)
-                if w in vocab
-                for c in [rep.channel.cost(lw, w, cut)]
-                if c <= cut
-            ]
+            want = _plain_context(rep, lw, cut, vocab)
             got = s.context_candidates(lw, True, vocab)
             assert got == want, (lw, len(vocab))
             got.clear()  # (a caller's list is its own)

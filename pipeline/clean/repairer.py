@@ -106,13 +106,15 @@ class Repairer:
         if m is None:
             return None
         word, lp = m.group().lower(), printed.lower().strip(_EDGE)
+        olds = [v for pat, rep in self.period_inverse for v in [pat.sub(rep, word, count=1)] if v != word]
+        olds = [v for v in olds if self._period(v) == word]
+        if not olds:  # (nearly every repair: the channel is asked only when a period form exists)
+            return None
         best, cost = None, self.channel.cost(lp, word)
-        for pat, rep in self.period_inverse:
-            v = pat.sub(rep, word, count=1)
-            if v != word and self._period(v) == word:
-                c = self.channel.cost(lp, v)
-                if c < cost:
-                    best, cost = v, c
+        for v in olds:
+            c = self.channel.cost(lp, v)
+            if c < cost:
+                best, cost = v, c
         if best is None:
             return None
         return after[: m.start()] + case_like(m.group(), best) + after[m.end() :]

@@ -574,7 +574,7 @@ def name_variants(lw: str, cands, rep, voice: Voice, cfg: LMConfig) -> tuple[lis
     have = {w for w, _ in cands}
     extra = [
         v
-        for v in rep.search._variants(lw, cfg.name_variant_cost)
+        for v in rep.search.variants(lw, cfg.name_variant_cost)
         if v != lw and v not in have and (rep.zipf.get(v, 0.0) > 0.0 or voice.known(v))
     ]
     if not extra:

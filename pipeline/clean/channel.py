@@ -375,7 +375,7 @@ class CandidateSearch:
             if hit is None:
                 # (the variants, their costs computed when first asked, and the answer for the last
                 # vocabulary asked: the two passes ask with the same table, most variants are no word of it)
-                hit = memo[lw] = [self._variants(lw, cut), {}, None, []]
+                hit = memo[lw] = [self.variants(lw, cut), {}, None, []]
             variants, cost_of, last_vocab, out = hit
             if last_vocab is not vocab:
                 words = [w for w in variants if w in vocab]
@@ -389,7 +389,7 @@ class CandidateSearch:
             return list(out)
         return [(w, c, self.zipf_of(w) - cfg.channel_scale * c) for w, c in pairs if w != lw and w in vocab]
 
-    def _variants(self, lw: str, cut: float) -> tuple[str, ...]:
+    def variants(self, lw: str, cut: float) -> tuple[str, ...]:
         """The words ``lw`` becomes with one or two cheap OCR confusions undone, at most ``cut`` in their
         listed costs, in the order they are first found (round by round; in a round, the words found
         before in order, each with the confusions in list order, each at its places from the left)."""

@@ -165,10 +165,12 @@ def unmatched_ocr_share(pairs: list[tuple[str, str]]) -> float:
     return unmatched / max(1, total)
 
 
-def near_miss_alignment(ot: list[str], gt: list[str]):
+def near_miss_alignment(ot: list[str], gt: list[str], one_block: int = 0):
     """``(i, j, equal)`` for the OCR tokens ``ot[i]`` aligned one to one with a gold token ``gt[j]``
     (:func:`Levenshtein.opcodes` over the token lists): the ``equal`` runs, and the tokens of same-length
-    ``replace`` runs that are a near miss of their gold token (at most max(1, len // 3) edits)."""
+    ``replace`` runs that are a near miss of their gold token (at most max(1, len // 3) edits).  ``one_block``
+    > 0 (learning confusions only, never the ceiling): also those whose letters differ in one contiguous block
+    of at most that many characters a side, the rest equal (tire / the, ami / and)."""
     for op in Levenshtein.opcodes(ot, gt):
         if op.tag == "equal":
             for k in range(op.src_end - op.src_start):
@@ -176,8 +178,22 @@ def near_miss_alignment(ot: list[str], gt: list[str]):
         elif op.tag == "replace" and op.src_end - op.src_start == op.dest_end - op.dest_start:
             for k in range(op.src_end - op.src_start):
                 a, b = ot[op.src_start + k], gt[op.dest_start + k]
-                if Levenshtein.distance(a, b) <= max(1, len(b) // 3):
+                if Levenshtein.distance(a, b) <= max(1, len(b) // 3) or (one_block and _one_block(a, b, one_block)):
                     yield op.src_start + k, op.dest_start + k, False
+
+
+def _one_block(a: str, b: str, size: int) -> bool:
+    """``a`` and ``b`` are letters that differ in one contiguous block of at most ``size`` characters a side,
+    two or more of them printed (a misread glyph group: ir / h, mi / nd; a common prefix or suffix around it)."""
+    if not (a.isalpha() and b.isalpha()) or a == b:
+        return False
+    p = 0
+    while p < min(len(a), len(b)) and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    return p + q >= 1 and 2 <= len(a) - p - q <= size and len(b) - p - q <= size
 
 
 def word_ceiling(ocr: str, gold: str) -> str:

@@ -196,6 +196,8 @@ CHANNEL_GRID: tuple[tuple[str, LearnConfig | None], ...] = (
     ("hand", None),
     ("learnt", LearnConfig(scale=1.0, min_count=3)),
     ("learnt-cheap", LearnConfig(scale=0.7, min_count=2, top_n=100)),
+    # (also the glyph groups of short words beyond the near-miss cap, tire / the: ir -> h; 130 rows)
+    ("learnt-blocks", LearnConfig(scale=0.7, min_count=2, top_n=130, one_block=True)),
 )
 
 

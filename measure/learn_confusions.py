@@ -43,6 +43,9 @@ class LearnConfig:
     top_n: int = 200  # at most this many confusions (the most often seen): candidates and speed
     alphabet: int = 26  # letters a plain substitution can give (for D)
     scale: float = 1.0  # every learnt cost times this (before the clipping)
+    # also count the aligned pairs beyond the near-miss distance whose difference is ONE block (tire / the:
+    # ir -> h; ami / and: mi -> nd): a single misread glyph group, which the near-miss cap leaves out of short words
+    one_block: bool = False
 
 
 @dataclass(frozen=True)
@@ -54,16 +57,17 @@ class Confusion:
     occurrences: int  # of the intended side in the gold tokens
 
 
-def token_pairs(ocr: str, gold: str) -> tuple[list[tuple[str, str]], list[str]]:
+def token_pairs(ocr: str, gold: str, max_block: int = 0) -> tuple[list[tuple[str, str]], list[str]]:
     """The one-to-one near-miss (OCR token, gold token) pairs of a document, and all its aligned gold
     tokens (equal and near-miss: the occurrences of the intended sides), both lower case (``word_ceiling``'s
-    alignment)."""
+    alignment).  ``max_block`` > 0: also the other one-to-one pairs whose difference is a single block of at
+    most that many characters a side (:attr:`LearnConfig.one_block`)."""
     from .evaluate_clean import near_miss_alignment, normalise
 
     ot, gt = normalise(ocr).lower().split(), normalise(gold).lower().split()
     pairs: list[tuple[str, str]] = []
     seen: list[str] = []
-    for i, j, equal in near_miss_alignment(ot, gt):
+    for i, j, equal in near_miss_alignment(ot, gt, one_block=max_block):
         seen.append(gt[j])
         if not equal:
             pairs.append((ot[i], gt[j]))
@@ -104,7 +108,7 @@ def learn(docs: Sequence[tuple[str, str]], cfg: LearnConfig = LearnConfig()) -> 
     gold_tokens: Counter[str] = Counter()
     single_subs = 0
     for ocr, gold in docs:
-        pairs, seen = token_pairs(ocr, gold)
+        pairs, seen = token_pairs(ocr, gold, cfg.max_block if cfg.one_block else 0)
         gold_tokens.update(seen)
         for a, b in pairs:
             for p, q in blocks(a, b):
@@ -157,7 +161,8 @@ def write_table(path, tables: dict[str, list[Confusion]], cfgs: dict[str, LearnC
         "# OCR confusions LEARNT from the ICDAR 2017 periodical dev sets (shared/ocr-data/icdar2017-fr-en-sentence-pairs:",
         "# ICDAR2017_eng_periodical_dev.tsv for en, ICDAR2017_fre_periodical_dev.tsv for fr), from ALL their dev documents",
         "# (the 20-line documents of measure.evaluate_lm), by measure.learn_confusions.learn: OCR and gold tokens aligned",
-        "# one to one (word_ceiling's near misses), each differing pair aligned by character (Levenshtein.opcodes, adjacent",
+        "# one to one (word_ceiling's near misses; with one_block=True also the pairs differing in one glyph group of 2-3",
+        "# printed letters, tire / the), each differing pair aligned by character (Levenshtein.opcodes, adjacent",
         "# edits merged), the blocks counted, lower case, letters only; cost = scale x -log10(count / (occurrences of the",
         "# intended side + prior_n)) / -log10(P of one given plain substitution), clipped to [floor, 1].",
         "# Derived counts only, no text of the sets. The held-out figures (measure.evaluate_lm) learn on training folds.",

@@ -30,6 +30,18 @@ def test_token_pairs_are_one_to_one_near_misses():
     assert pairs == []
 
 
+def test_one_block_pairs_give_short_words_their_glyph_confusions():
+    """``tire`` / ``the`` is two edits in a word of three letters, beyond the near-miss cap, but ONE misread
+    glyph group (ir -> h): with ``one_block`` it is counted; a pair differing in two places is not."""
+    ocr, gold = "tire cat ami tire dog", "the cat and the dog"
+    assert token_pairs(ocr, gold)[0] == []
+    assert token_pairs(ocr, gold, 2)[0] == [("tire", "the"), ("ami", "and"), ("tire", "the")]
+    assert token_pairs("xaby", "yabx", 2)[0] == []  # (two blocks: no glyph group)
+    rows = {(r.printed, r.intended): r.count for r in learn([(ocr, gold)], LearnConfig(min_count=2, one_block=True))}
+    assert rows == {("ir", "h"): 2}
+    assert learn([(ocr, gold)], LearnConfig(min_count=2)) == []
+
+
 def test_learn_counts_and_costs():
     docs = [("tbe cat sat on tbe mat and tbe dog", "the cat sat on the mat and the dog")] * 2
     docs.append(("c0me hcre", "come here"))

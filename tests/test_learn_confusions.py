@@ -108,3 +108,20 @@ def test_a_witness_keeps_the_hand_rows():
 
     hand = read_confusions(ROOT / "corpus" / "lexicon" / "confusions.tsv")
     assert list(load_resources(DEFAULT_CORPUS, "en").lexdata.confusions) == hand
+
+
+def test_a_one_language_run_keeps_the_other_languages_figures(tmp_path):
+    """``python -m measure.evaluate_lm --lang fr`` rewrites lm.json: the English set measured before stays."""
+    import json
+
+    from measure.evaluate_lm import with_earlier_sets
+
+    path = tmp_path / "lm.json"
+    old = {"k": 5, "doc_lines": 20, "sets": [{"set": "icdar2017-en-dev", "x": 1}, {"set": "icdar2017-fr-dev", "x": 1}]}
+    path.write_text(json.dumps(old), encoding="utf-8")
+    new = {"k": 5, "doc_lines": 20, "channel": "choose", "sets": [{"set": "icdar2017-fr-dev", "x": 2}]}
+    got = with_earlier_sets(path, new)
+    assert got["sets"] == [{"set": "icdar2017-fr-dev", "x": 2}, {"set": "icdar2017-en-dev", "x": 1}]
+    # other folds or documents: the old figures are not comparable and are dropped
+    assert with_earlier_sets(path, {**new, "k": 4})["sets"] == new["sets"]
+    assert with_earlier_sets(tmp_path / "missing.json", new) == new

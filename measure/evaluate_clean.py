@@ -34,6 +34,7 @@ from rapidfuzz.distance import Levenshtein
 from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean, general_resources, load_resources
 from pipeline.clean.resources import CleanResources
 from pipeline.model import Witness, WitnessText
+from pipeline.textnorm import common_affixes
 
 TOKEN = regex.compile(r"[\p{L}\p{M}]+(?:['’][\p{L}\p{M}]+)*")
 
@@ -187,12 +188,7 @@ def _one_block(a: str, b: str, size: int) -> bool:
     two or more of them printed (a misread glyph group: ir / h, mi / nd; a common prefix or suffix around it)."""
     if not (a.isalpha() and b.isalpha()) or a == b:
         return False
-    p = 0
-    while p < min(len(a), len(b)) and a[p] == b[p]:
-        p += 1
-    q = 0
-    while q < min(len(a), len(b)) - p and a[-1 - q] == b[-1 - q]:
-        q += 1
+    p, q = common_affixes(a, b)
     return p + q >= 1 and 2 <= len(a) - p - q <= size and len(b) - p - q <= size
 
 

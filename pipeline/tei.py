@@ -73,6 +73,7 @@ from lxml import etree
 
 from .errors import PipelineError
 from .model import Cleaned, Correction, Flag, Law, Link, PageBreak, Segmented, Witness, replay
+from .textnorm import common_affixes
 
 TEI_NS = "http://www.tei-c.org/ns/1.0"
 XML_NS = "http://www.w3.org/XML/1998/namespace"
@@ -495,12 +496,7 @@ class _Enc:
         if lb is not None:
             return [lb], 0
         # a line break inside an otherwise unchanged stretch ("car-\ntes" -> "cartes")
-        p = 0
-        while p < min(len(d), len(r)) and d[p] == r[p]:
-            p += 1
-        q = 0
-        while q < min(len(d), len(r)) - p and d[-1 - q] == r[-1 - q]:
-            q += 1
+        p, q = common_affixes(d, r)
         core_d, core_r = d[p : len(d) - q], r[p : len(r) - q]
         lb = self.lb(core_d, core_r)
         if lb is not None and (p or q):

@@ -35,3 +35,16 @@ def tokens_lower(text: str) -> list[str]:
     """The words of ``text`` (:data:`WORD_RE`), lower case, ``’`` read as ``'``."""
     # (’ and ' delimit the same tokens: replacing first gives the same words, lower-cased in C)
     return list(map(str.lower, WORD_RE.findall(text.replace("’", "'"))))
+
+
+def common_affixes(a: str, b: str) -> tuple[int, int]:
+    """(length of the common prefix, length of the common suffix after it) of ``a`` and ``b``: the two
+    never overlap, so ``a[p : len(a) - q]`` and ``b[p : len(b) - q]`` are the parts that differ."""
+    n = min(len(a), len(b))
+    p = 0
+    while p < n and a[p] == b[p]:
+        p += 1
+    q = 0
+    while q < n - p and a[-1 - q] == b[-1 - q]:
+        q += 1
+    return p, q

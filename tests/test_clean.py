@@ -664,6 +664,36 @@ def test_numbers_in_thousands_and_ink_blots():
         assert clean_text(s, "en", res) == s
 
 
+def test_specks_after_the_and_before_names_and_the_capital_a_repair_restores():
+    res = general_resources("en")
+    # a full stop after a word that never ends a sentence, before a word on its line or the next: a speck;
+    # after a word that may end one (a preposition, a noun) it stays, and so does one before a number
+    out = clean_text("the FIELDS on the .\nMains Farm, in the. Burgher Chapel, by Mrs and .\nMisses Gibson", "en", res)
+    assert out == "the FIELDS on the\nMains Farm, in the Burgher Chapel, by Mrs and\nMisses Gibson"
+    for s in (
+        "letters strictly attended to. Established in 1840",
+        "They were agreed on. In all cases",
+        "See the .5 rule",
+    ):
+        assert clean_text(s, "en", res) == s
+    # a blot glued to the start of a capitalised word is a speck; before a lower-case letter it is left to the
+    # word repair (it may be a misread letter)
+    assert clean_text("Banker, Edinburgh. •William Wedderspoon, Esq.", "en", res) == (
+        "Banker, Edinburgh. William Wedderspoon, Esq."
+    )
+    # a repair that changes the first letter of a lower-case word right after a full stop restores the
+    # capital OCR misread (lie for He); after an abbreviation, a colon or inside a sentence it stays lower case
+    assert clean_text("to this country. lie was born in Paris.", "en", res) == "to this country. He was born in Paris."
+    assert clean_text("as follows: lie was born in Paris.", "en", res) == "as follows: he was born in Paris."
+    assert clean_text("and Mr. lie was born in Paris.", "en", res) == "and Mr. he was born in Paris."
+    # "he" between a modal and a past participle is the verb "be"; before a verb's base form it stays
+    assert clean_text("The card must he played, and the deal may he claimed.", "en", res) == (
+        "The card must be played, and the deal may be claimed."
+    )
+    for s in ("Should he succeed, he wins.", "May he cut again?", "Must he need it?"):
+        assert clean_text(s, "en", res) == s
+
+
 def test_elision_apostrophe_read_as_a_glyph_before_a_short_word(fr):
     # c'est printed cVst, l'un printed l*nn: the short word is read among the frequent vowel-initial words
     c = run("Si la carte est vue, cVst la faute du joueur, et si l*nn des deux joueurs a vu la carte, il perd.", fr)

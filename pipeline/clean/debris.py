@@ -203,6 +203,13 @@ def pass_debris_chars(
             while s and text[s - 1] in " \t":
                 s -= 1
         edits.append(Edit(s, e, "", "debris", "regex:stray-char", 0.9, (), "stray OCR debris character"))
+    glyphs = regex.escape("".join(c for c in blots if not (c.isalnum() or c in "'’~_-")))
+    for m in regex.finditer(r"(?<!\S)[" + glyphs + r"]+(?=\p{Lu}\p{Ll})", text) if glyphs else ():
+        # a blot glued to the start of a capitalised word (``•William Inglis``): a speck (before a lower-case
+        # letter it may be a misread letter, ``•ion``: the word repair reads it)
+        edits.append(
+            Edit(m.start(), m.end(), "", "debris", "regex:glued-blot", 0.85, (), "a blot glued to a capitalised word")
+        )
     for m in regex.finditer(r"(?<=\s|^)[\^|*]+[«»]+(?:[ \t]+|$)", text):
         # a guillemet stuck to debris (|«) quotes nothing: the token is debris as a whole
         edits.append(
@@ -577,8 +584,50 @@ def pass_lone_letters(text: str, may_stand_alone: str) -> list[Edit]:
     return edits
 
 
+def pass_stray_stops(text: str, words: frozenset[str]) -> list[Edit]:
+    """A full stop printed right after a word that never ends a sentence (``words``, lower case:
+    corpus/lexicon/stray_stops.tsv; English *the*, *and*), before a word on the same or the next line: an OCR
+    speck (``FIELDS on the .`` / ``Mains Farm``), removed with the space before it.  Left as printed: such a
+    stop before a number, a bracket or the text's end, and a word inside a hyphenated or elided form."""
+    if not words:
+        return []
+    edits = []
+    for m in _stray_stop_re(words).finditer(text):
+        edits.append(
+            Edit(
+                m.start(2),
+                m.end(2),
+                "",
+                "debris",
+                "regex:stray-stop",
+                0.8,
+                (),
+                f"a full stop after {m.group(1)!r}, which never ends a sentence, before a word: a speck",
+            )
+        )
+    return edits
+
+
+@lru_cache(maxsize=4)
+def _stray_stop_re(words: frozenset[str]) -> regex.Pattern:
+    alts = "|".join(sorted(map(regex.escape, words), key=len, reverse=True))
+    return regex.compile(
+        rf"(?<![\p{{L}}\p{{M}}\d'’\-])({alts})( ?\.)(?=[ \t]*(?:\n[ \t]*)?\p{{L}})", regex.IGNORECASE | regex.V0
+    )
+
+
+def _stray_stops(text: str, ctx: PassContext) -> list[Edit]:
+    return pass_stray_stops(text, ctx.lex.stray_stop_words)
+
+
 DEBRIS_CHARS = Pass(
     "debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces"
+)
+STRAY_STOPS = Pass(
+    "stray-stops",
+    edits_only(_stray_stops),
+    ("repair_words",),
+    doc="a full stop after a word that never ends a sentence (the, and), before a word: a speck",
 )
 GLUED_GUILLEMET_PASS = Pass(
     "glued-guillemet",

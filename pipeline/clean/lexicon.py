@@ -59,6 +59,8 @@ class LexiconData:
     lone_letters: str = ""
     # period spelling patterns (historical_patterns.tsv): (regular expression over the lower-case word, replacement)
     period_patterns: tuple[tuple[str, str], ...] = ()
+    # words that never end a sentence (stray_stops.tsv): a full stop right after one is a speck, lower case
+    stray_stop_words: frozenset[str] = frozenset()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -200,6 +202,12 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             (p[1], p[2])
             for p in (line.split("\t") for line in _lines(d / "historical_patterns.tsv"))
             if len(p) >= 3 and p[0].strip() == lang and p[1]
+        ),
+        frozenset(
+            w.lower()
+            for p in (line.split("\t") for line in _lines(d / "stray_stops.tsv"))
+            if len(p) >= 2 and p[0].strip() == lang
+            for w in p[1].split()
         ),
     )
 

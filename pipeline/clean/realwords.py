@@ -21,7 +21,7 @@ import regex
 from ..nlp import MAX_CHARS as NLP_MAX_CHARS
 from .edits import Edit, non_overlapping
 from .passes import Pass, PassContext, PassResult, edits_only
-from .tokens import case_like
+from .tokens import case_like, sentence_case
 from .words import _hyphen_fragment, word_pass
 
 if TYPE_CHECKING:
@@ -140,7 +140,7 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
             Edit(
                 s,
                 e,
-                case_like(t, w),
+                sentence_case(text, s, t, case_like(t, w)),
                 "real_word" if known else "spelling",
                 "bigram-context",
                 round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3),
@@ -346,7 +346,7 @@ class RealWordRules:
                         Edit(
                             s,
                             e,
-                            case_like(printed, intended)
+                            sentence_case(text, s, printed, case_like(printed, intended))
                             if len(printed) > 1
                             else (intended.upper() if printed.isupper() and clause_start(i) else intended),
                             "real_word",

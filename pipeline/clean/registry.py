@@ -15,6 +15,7 @@ from .debris import (
     LONE_LETTERS,
     NUMBER_LOOKALIKES,
     PUNCT_IN_WORD_PASS,
+    STRAY_STOPS,
 )
 from .elision import ELISION
 from .fragments import FRAGMENTS
@@ -35,6 +36,7 @@ REGISTRY: tuple[Pass, ...] = (
     RUNNING_HEADS,  # running heads and page numbers -> page breaks
     HYPHENATION,  # end-of-line and inline hyphen joins
     DEBRIS_CHARS,  # stray debris characters, unpaired guillemets, specks for spaces
+    STRAY_STOPS,  # a full stop after a word that never ends a sentence (the, and)
     GLUED_GUILLEMET_PASS,  # « or debris glued to a word end read as a letter
     INWORD_DEBRIS,  # debris between letters
     PUNCT_IN_WORD_PASS,  # ; or : inside one word

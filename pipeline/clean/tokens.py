@@ -45,6 +45,33 @@ def case_like(model: str, word: str) -> str:
     return word
 
 
+def after_full_stop(text: str, pos: int) -> bool:
+    """Whether ``pos`` follows a sentence's end: ``. ! ?`` and then only spaces, quotes and brackets, the word
+    before a full stop not an initial or a short capitalised abbreviation (``J.``, ``Mr.``, ``St.``)."""
+    j = pos - 1
+    while j >= 0 and text[j] in " \t\n\"'«“‘(":
+        j -= 1
+    if j < 0 or text[j] not in ".!?":
+        return False
+    if text[j] == ".":
+        k = j
+        while k > 0 and text[k - 1].isalpha():
+            k -= 1
+        before = text[k:j]
+        if before and (len(before) == 1 or (len(before) <= 3 and before[0].isupper())):
+            return False
+    return True
+
+
+def sentence_case(text: str, pos: int, printed: str, word: str) -> str:
+    """``word`` (a repair of ``printed`` at ``pos``, already in the printed word's case) with a capital where
+    the repair changed a lower-case first letter right after a sentence's end (:func:`after_full_stop`):
+    the misread letter was the capital (``present. lie hoped`` is *He hoped*)."""
+    if printed[:1].islower() and word[:1].islower() and word[:1] != printed[:1] and after_full_stop(text, pos):
+        return word[:1].upper() + word[1:]
+    return word
+
+
 def sentence_start(text: str, pos: int) -> bool:
     """Whether ``pos`` begins a sentence (only quotes, brackets and spaces after a full stop, or the text start)."""
     j = pos - 1

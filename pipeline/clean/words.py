@@ -16,7 +16,7 @@ from .edits import Edit, non_overlapping
 from .elision import _damaged_elision, _split_apostrophe
 from .fragments import fragment_token
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
-from .tokens import APOS, JUNK, TOKEN_SPLIT, sentence_start, stripped_spans
+from .tokens import APOS, JUNK, TOKEN_SPLIT, sentence_case, sentence_start, stripped_spans
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -140,7 +140,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             if d is None:
                 continue
             if d.apply:
-                after, why = d.after, d.evidence
+                after, why = sentence_case(text, ws, word, d.after), d.evidence
                 old = rep.period_repair(word, after)
                 if old is not None:
                     after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"

@@ -690,12 +690,21 @@ def reading_text(result: WitnessResult) -> str:
     """The reading text of a witness: headings on their own line, one law (clause, rule) per paragraph."""
     text = result.cleaned.text
     laws = {law.id: law for law in result.segmented.laws}
+    parents = {law.parent for law in result.segmented.laws if law.parent}
     paras: list[str] = []
     for seg in result.segmented.segments:
         if seg.law_id and seg.law_id in laws:
             law = laws[seg.law_id]
             if law.kind == "law" and law.printed and law.number is not None:
-                paras.append(f"{law.number}. {law.text}".strip())
+                body = law.text
+                if law.id in parents:
+                    # (its clauses follow as paragraphs of their own: the law's paragraph is the text before
+                    # the first of them, its segment, not the whole law's text with the clauses in it again)
+                    lead = " ".join(text[seg.start : seg.end].split())
+                    lead = lead[len(law.printed) :].strip() if lead.startswith(law.printed) else lead
+                    if lead and law.text.startswith(lead):
+                        body = lead
+                paras.append(f"{law.number}. {body}".strip())
             elif law.kind == "clause" and law.printed:
                 paras.append(f"({law.label.split('(')[-1].rstrip(')')}) {law.text}".strip())
             elif law.text:

@@ -42,6 +42,19 @@ def test_every_witness_has_a_reading_text_and_a_row(fresh_build):
     assert report.witnesses == 6
 
 
+def test_a_law_with_clauses_reads_each_clause_once(fresh_build):
+    # the reading text prints a law's own words, then each clause as a paragraph of its own: a clause's text
+    # is never printed twice (once inside its law's paragraph, once as its own)
+    out, _ = fresh_build
+    laws = pd.read_csv(out / "laws.csv", keep_default_na=False)
+    clauses = laws[laws["kind"] == "clause"]
+    assert len(clauses) >= 3 and set(clauses["parent"]) <= set(laws["law_id"])
+    for wid, group in clauses.groupby("witness"):
+        text = (out / "text" / f"{wid}.txt").read_text(encoding="utf-8")
+        for clause in group["text"]:
+            assert text.count(clause) == 1, (wid, clause[:60])
+
+
 def test_law_ids_are_shared_by_tables_tei_and_alignments(fresh_build):
     out, _ = fresh_build
     laws = set(pd.read_csv(out / "laws.csv")["law_id"])

@@ -2,7 +2,7 @@
 
 A token (a run of non-space characters, its surrounding punctuation stripped) is junk when it mixes
 letters with debris characters (``^ | * { } < > % $ \\ ;``) or is debris alone between words, has digits inside a word (``n6w``; an
-ordinal such as ``17th`` or ``2e`` is a number), or is a non-word of three letters or more: no lexicon
+ordinal such as ``17th`` or ``2e``, a number with one letter, ``12a`` or ``10l``, is a number), or is a non-word of three letters or more: no lexicon
 knows it (``known``), and it is not a number, a name (capitalised inside a sentence), a capital
 abbreviation or a word split at a line-end hyphen.  :func:`unflagged_junk` is what ``make eval`` counts
 per witness: the junk tokens of a cleaned text that no Flag covers.
@@ -21,7 +21,8 @@ LEAD = "([«\"“‘'’—–-"
 TRAIL = ".,;:!?)]»\"”’'—–-…"
 DEBRIS = set("^|*{}<>%$\\;")
 DIGIT_INSIDE = regex.compile(r"\p{L}\d|\d\p{L}")
-ORDINAL = regex.compile(r"\d+(?:st|nd|rd|th|d|e|er|re|ème|eme|me|o|os|mo|bis)\.?", regex.I)
+# (a number with one letter after it is a number too: a law's or a clause's, 12a, or an amount, 10l, 5s)
+ORDINAL = regex.compile(r"\d+(?:st|nd|rd|th|e|er|re|ème|eme|me|o|os|mo|bis|\p{L})\.?", regex.I)
 WORDISH = regex.compile(r"[\p{L}\p{M}]+(?:['’-][\p{L}\p{M}]+)*")
 # a token of debris alone between words (``jeu )% coup``): no letters, a debris character that is no
 # footnote star, no currency or per-cent sign after a number

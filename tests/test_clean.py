@@ -694,6 +694,15 @@ def test_specks_after_the_and_before_names_and_the_capital_a_repair_restores():
         assert clean_text(s, "en", res) == s
 
 
+def test_a_word_printed_with_a_ligature_is_kept_and_not_flagged():
+    # minutiæ is minutiae in print: kept as printed (the ligature stays), neither repaired nor flagged; a
+    # ligature does not make a non-word a word
+    w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
+    cl = clean(WitnessText(w, "few know the minutiæ of Whist practice, or the minutiæx of it."), general_resources("en"))
+    assert "the minutiæ of Whist" in cl.text
+    assert [f.text for f in cl.flags] == ["minutiæx"] and not any("minuti" in c.before for c in cl.corrections)
+
+
 def test_elision_apostrophe_read_as_a_glyph_before_a_short_word(fr):
     # c'est printed cVst, l'un printed l*nn: the short word is read among the frequent vowel-initial words
     c = run("Si la carte est vue, cVst la faute du joueur, et si l*nn des deux joueurs a vu la carte, il perd.", fr)

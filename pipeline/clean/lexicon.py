@@ -61,6 +61,9 @@ class LexiconData:
     period_patterns: tuple[tuple[str, str], ...] = ()
     # words that never end a sentence (stray_stops.tsv): a full stop right after one is a speck, lower case
     stray_stop_words: frozenset[str] = frozenset()
+    # ligatures and their spelled-out letters (ligatures.tsv: æ -> ae): a word printed with one is a word
+    # when its spelled-out form is
+    ligatures: tuple[tuple[str, str], ...] = ()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -208,6 +211,11 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             for p in (line.split("\t") for line in _lines(d / "stray_stops.tsv"))
             if len(p) >= 2 and p[0].strip() == lang
             for w in p[1].split()
+        ),
+        tuple(
+            (p[0], p[1].strip())
+            for p in (line.split("\t") for line in _lines(d / "ligatures.tsv"))
+            if len(p) >= 2 and p[0] and p[1].strip()
         ),
     )
 

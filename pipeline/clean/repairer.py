@@ -40,6 +40,7 @@ class Repairer:
         self.buckets = res.general.buckets
         self.domain: set[str] = {w.lower() for w in res.lexdata.domain}
         self.hist = res.lexdata.historical
+        self.ligatures = res.lexdata.ligatures
         self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
         self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
         # the patterns of plain letters read backwards (ense$ -> ence): a modern word's period forms
@@ -81,9 +82,14 @@ class Repairer:
 
     # ---- lexicon -------------------------------------------------------------------------
     def protected(self, lw: str) -> bool:
-        """Never changed: a historical spelling (the list or a period pattern) or a game term."""
+        """Never changed: a historical spelling (the list or a period pattern), a game term, or a word printed
+        with a ligature whose spelled-out form is a word (``minutiæ``: ligatures.tsv)."""
         if lw in self.hist or lw in self.domain:
             return True
+        for lig, letters in self.ligatures:
+            if lig in lw:  # (a lexicon word of any frequency spelled out: what a word without it would be)
+                spelled = lw.replace(lig, letters)
+                return self.zipf.get(spelled, 0.0) > 0.0 or self.protected(spelled)
         if not self.period_patterns:
             return False
         p = self._period_memo.get(lw, _UNSEEN)  # (a hot path: every token of every pass asks)

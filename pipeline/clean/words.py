@@ -145,7 +145,9 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
                 if old is not None:
                     after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"
                 edits.append(Edit(ws, we, after, d.kind, d.method, d.confidence, d.candidates, why))
-            else:
+            elif d.kind != "real_word":
+                # (a word of the lexicon left as printed is no doubtful token: a flag is for a word no lexicon
+                # knows, as the language-model pass flags; a real-word reading short of its margin is nothing)
                 flags.append((ws, we, word, d.candidates, d.confidence, d.evidence))
     edits = [e for e in edits if e.start not in merged_at or e.kind == "merge"]
     return PassResult(non_overlapping(edits), flags, regs)

@@ -698,7 +698,9 @@ def test_a_word_printed_with_a_ligature_is_kept_and_not_flagged():
     # minutiæ is minutiae in print: kept as printed (the ligature stays), neither repaired nor flagged; a
     # ligature does not make a non-word a word
     w = Witness(id="t", file="-", game="whist", lang="en", kind="ocr", title="t")
-    cl = clean(WitnessText(w, "few know the minutiæ of Whist practice, or the minutiæx of it."), general_resources("en"))
+    cl = clean(
+        WitnessText(w, "few know the minutiæ of Whist practice, or the minutiæx of it."), general_resources("en")
+    )
     assert "the minutiæ of Whist" in cl.text
     assert [f.text for f in cl.flags] == ["minutiæx"] and not any("minuti" in c.before for c in cl.corrections)
 

@@ -686,6 +686,11 @@ def test_specks_after_the_and_before_names_and_the_capital_a_repair_restores():
     assert clean_text("to this country. lie was born in Paris.", "en", res) == "to this country. He was born in Paris."
     assert clean_text("as follows: lie was born in Paris.", "en", res) == "as follows: he was born in Paris."
     assert clean_text("and Mr. lie was born in Paris.", "en", res) == "and Mr. he was born in Paris."
+    # a full stop before a lower-case word of OCR is as often a speck: a repair changing another first letter
+    # keeps the printed case (cith is with, not With)
+    assert clean_text("leave their names. cith the Keeper of the house.", "en", res) == (
+        "leave their names. with the Keeper of the house."
+    )
     # "he" between a modal and a past participle is the verb "be"; before a verb's base form it stays
     assert clean_text("The card must he played, and the deal may he claimed.", "en", res) == (
         "The card must be played, and the deal may be claimed."

@@ -104,6 +104,11 @@ class CleanConfig:
     elision_short_max_cost: float = 1.5  # channel cost of glyph + remainder -> the word (the glyph as debris)
     elision_short_sep: float = 0.5  # the best reading must beat the next (and the plain repair) by this much
     cap_lookalikes: str = "IJT"  # capitals OCR prints for a lower-case letter (Irop = trop) inside a sentence
+    # lower-case letters OCR prints for a capital's stem (l for the I or H of It, He: ``. lie hoped``): a repair
+    # of a word printed with one right after a full stop that changes that letter restores the capital
+    # (tokens.sentence_case); a repair changing another first letter there keeps the case printed, since the
+    # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
+    capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
     lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen
     # ... in these languages; elsewhere such a split is left as printed.  ICDAR 2017 dev: English 270 of the

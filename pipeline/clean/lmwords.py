@@ -32,7 +32,7 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
         if v.after is not None and v.after != p.printed:
             conf = round(1.0 / (1.0 + 10 ** -(v.gain - cfg.margin)), 3)
             kind = "real_word" if p.known else "spelling"
-            after, why = sentence_case(text, p.start, p.printed, v.after), v.evidence
+            after, why = sentence_case(text, p.start, p.printed, v.after, ctx.cfg.capital_stems), v.evidence
             old = ctx.rep.period_repair(p.printed, after)
             if old is not None:
                 after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"

@@ -140,7 +140,7 @@ def bigram_edits(text: str, rep: Repairer, fragment=lambda text, s, e: False) ->
             Edit(
                 s,
                 e,
-                sentence_case(text, s, t, case_like(t, w)),
+                sentence_case(text, s, t, case_like(t, w), cfg.capital_stems),
                 "real_word" if known else "spelling",
                 "bigram-context",
                 round(1.0 / (1.0 + 10 ** (-(gain - margin + cfg.conf_offset))), 3),
@@ -199,7 +199,7 @@ class RealWordRules:
             k = items.index("_")
             self.by_word.setdefault(printed, []).append((intended, items[:k], items[k + 1 :], pattern, note))
 
-    def edits(self, text: str, max_sentences: int) -> list[Edit]:
+    def edits(self, text: str, max_sentences: int, capital_stems: str = "") -> list[Edit]:
         if not self.by_word:
             return []
         # (’ and ' delimit the same tokens: the words are read from the text with ' for ’, lower-cased in C;
@@ -346,7 +346,7 @@ class RealWordRules:
                         Edit(
                             s,
                             e,
-                            sentence_case(text, s, printed, case_like(printed, intended))
+                            sentence_case(text, s, printed, case_like(printed, intended), capital_stems)
                             if len(printed) > 1
                             else (intended.upper() if printed.isupper() and clause_start(i) else intended),
                             "real_word",
@@ -410,7 +410,11 @@ CONTEXT_WORDS = Pass(
 )
 REALWORD_RULES = Pass(
     "realword-rules",
-    edits_only(lambda text, ctx: non_overlapping(ctx.rep.realword_rules().edits(text, ctx.cfg.realword_max_sentences))),
+    edits_only(
+        lambda text, ctx: non_overlapping(
+            ctx.rep.realword_rules().edits(text, ctx.cfg.realword_max_sentences, ctx.cfg.capital_stems)
+        )
+    ),
     ("repair_words", "realword_rules"),
     _has_rules,
     doc="real-word confusions decided by grammar (realword.tsv)",

@@ -53,6 +53,8 @@ def after_full_stop(text: str, pos: int) -> bool:
         j -= 1
     if j < 0 or text[j] not in ".!?":
         return False
+    if not any(c in " \t\n" for c in text[j + 1 : pos]):
+        return False  # (a stop glued to the word, circum?pectlon: no sentence's end)
     if text[j] == ".":
         k = j
         while k > 0 and text[k - 1].isalpha():
@@ -63,11 +65,18 @@ def after_full_stop(text: str, pos: int) -> bool:
     return True
 
 
-def sentence_case(text: str, pos: int, printed: str, word: str) -> str:
+def sentence_case(text: str, pos: int, printed: str, word: str, stems: str) -> str:
     """``word`` (a repair of ``printed`` at ``pos``, already in the printed word's case) with a capital where
-    the repair changed a lower-case first letter right after a sentence's end (:func:`after_full_stop`):
-    the misread letter was the capital (``present. lie hoped`` is *He hoped*)."""
-    if printed[:1].islower() and word[:1].islower() and word[:1] != printed[:1] and after_full_stop(text, pos):
+    the repair changed a lower-case first letter of ``stems`` (``CleanConfig.capital_stems``: the letters OCR
+    prints for a capital's stem, l for I or H) right after a sentence's end (:func:`after_full_stop`): the
+    misread letter was the capital (``present. lie hoped`` is *He hoped*)."""
+    if (
+        printed[:1] in stems
+        and printed[:1].islower()
+        and word[:1].islower()
+        and word[:1] != printed[:1]
+        and after_full_stop(text, pos)
+    ):
         return word[:1].upper() + word[1:]
     return word
 

@@ -140,7 +140,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             if d is None:
                 continue
             if d.apply:
-                after, why = sentence_case(text, ws, word, d.after), d.evidence
+                after, why = sentence_case(text, ws, word, d.after, cfg.capital_stems), d.evidence
                 old = rep.period_repair(word, after)
                 if old is not None:
                     after, why = old, f"{why}; the period spelling {old!r} of {after!r} is nearer to the print"

@@ -48,6 +48,11 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         # a capitalised non-word (``Fountainbridgc``) gets the words of any frequency one cheap confusion away
         # as candidates, and such a word no voice knows a gain over the non-word (``lm:`` names settings of the
         # language-model pass, CleanConfig.lm: here the pair name_variant_cost, name_lexicon_gain)
+        # a full stop after a word that never ends a sentence (corpus/lexicon/stray_stops.tsv): none, or the
+        # English articles and coordinators (2026-12-02, eighth round)
+        "data:stray_stops": ("", "the an and or"),
+        # a repair right after a full stop that changes a first l restores the capital (lie -> He): off, on
+        "capital_stems": ("", "l"),
         "lm:name_variant_cost,name_lexicon_gain": (
             (0.0, 0.0),
             (0.4, 2.0),
@@ -59,7 +64,14 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         ),
     },
     # French: none (the gold keeps most specks where the OCR printed them), or the black square alone
-    "fr": {"data:blots": ("", "■"), "leading_apostrophe_langs": ((), ("fr",)), "lone_letter_langs": ((), ("fr",))},
+    "fr": {
+        "data:blots": ("", "■"),
+        "leading_apostrophe_langs": ((), ("fr",)),
+        "lone_letter_langs": ((), ("fr",)),
+        # (the French articles and conjunction a stray stop may follow; the data file lists none for French)
+        "data:stray_stops": ("", "le la les des du et"),
+        "capital_stems": ("", "l"),
+    },
 }
 
 

@@ -584,15 +584,15 @@ def pass_lone_letters(text: str, may_stand_alone: str) -> list[Edit]:
     return edits
 
 
-def pass_stray_stops(text: str, words: frozenset[str]) -> list[Edit]:
-    """A full stop printed right after a word that never ends a sentence (``words``, lower case:
-    corpus/lexicon/stray_stops.tsv; English *the*, *and*), before a word on the same or the next line: an OCR
+def pass_stray_stops(text: str, words: str) -> list[Edit]:
+    """A full stop printed right after a word that never ends a sentence (``words``, space-separated, lower
+    case: corpus/lexicon/stray_stops.tsv; English *the*, *and*), before a word on the same or the next line: an OCR
     speck (``FIELDS on the .`` / ``Mains Farm``), removed with the space before it.  Left as printed: such a
     stop before a number, a bracket or the text's end, and a word inside a hyphenated or elided form."""
-    if not words:
+    if not words.strip():
         return []
     edits = []
-    for m in _stray_stop_re(words).finditer(text):
+    for m in _stray_stop_re(frozenset(words.split())).finditer(text):
         edits.append(
             Edit(
                 m.start(2),
@@ -617,7 +617,7 @@ def _stray_stop_re(words: frozenset[str]) -> regex.Pattern:
 
 
 def _stray_stops(text: str, ctx: PassContext) -> list[Edit]:
-    return pass_stray_stops(text, ctx.lex.stray_stop_words)
+    return pass_stray_stops(text, ctx.lex.stray_stops)
 
 
 DEBRIS_CHARS = Pass(

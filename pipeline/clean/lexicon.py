@@ -59,8 +59,9 @@ class LexiconData:
     lone_letters: str = ""
     # period spelling patterns (historical_patterns.tsv): (regular expression over the lower-case word, replacement)
     period_patterns: tuple[tuple[str, str], ...] = ()
-    # words that never end a sentence (stray_stops.tsv): a full stop right after one is a speck, lower case
-    stray_stop_words: frozenset[str] = frozenset()
+    # words that never end a sentence (stray_stops.tsv), space-separated, lower case: a full stop right after
+    # one is a speck
+    stray_stops: str = ""
     # ligatures and their spelled-out letters (ligatures.tsv: æ -> ae): a word printed with one is a word
     # when its spelled-out form is
     ligatures: tuple[tuple[str, str], ...] = ()
@@ -206,7 +207,7 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             for p in (line.split("\t") for line in _lines(d / "historical_patterns.tsv"))
             if len(p) >= 3 and p[0].strip() == lang and p[1]
         ),
-        frozenset(
+        " ".join(
             w.lower()
             for p in (line.split("\t") for line in _lines(d / "stray_stops.tsv"))
             if len(p) >= 2 and p[0].strip() == lang

@@ -53,6 +53,8 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         "data:stray_stops": ("", "the an and or"),
         # a repair right after a full stop that changes a first l restores the capital (lie -> He): off, on
         "capital_stems": ("", "l"),
+        # a question mark between letters or before a comma read as s or e (corpus/lexicon/misread_marks.tsv)
+        "data:misread_marks": ("", "?:se"),
         "lm:name_variant_cost,name_lexicon_gain": (
             (0.0, 0.0),
             (0.4, 2.0),
@@ -71,6 +73,7 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         # (the French articles and conjunction a stray stop may follow; the data file lists none for French)
         "data:stray_stops": ("", "le la les des du et"),
         "capital_stems": ("", "l"),
+        "data:misread_marks": ("", "?:se"),
     },
 }
 

@@ -697,6 +697,13 @@ def test_specks_after_the_and_before_names_and_the_capital_a_repair_restores():
     )
     for s in ("Should he succeed, he wins.", "May he cut again?", "Must he need it?"):
         assert clean_text(s, "en", res) == s
+    # a question mark between letters, before a comma, or after a lone letter or a far rarer word before a
+    # lower-case word is a misread s or e; a question before "he asked" stays
+    assert clean_text("The Treasury ha? a reserve of le?s than it may b? agreed, the crew?, and more.", "en", res) == (
+        "The Treasury has a reserve of less than it may be agreed, the crews, and more."
+    )
+    for s in ("Is it so? he asked.", "What? said he.", "Where is he? cried she."):
+        assert clean_text(s, "en", res) == s
 
 
 def test_a_word_printed_with_a_ligature_is_kept_and_not_flagged():

@@ -616,12 +616,80 @@ def _stray_stop_re(words: frozenset[str]) -> regex.Pattern:
     )
 
 
+def pass_misread_marks(
+    text: str, marks: str, zipf: Callable[[str], float], min_zipf: float, may_stand_alone: str = ""
+) -> list[Edit]:
+    """A punctuation mark OCR prints for a letter (``marks``: ``mark:letters`` space-separated, from
+    corpus/lexicon/misread_marks.tsv; English ``?:se``) between two letters (``le?s``, ``cons?quence``), or
+    glued to a word's end before a comma or a semicolon (``crew?,``: no question ends there), read as the letter
+    that makes a word of zipf ``min_zipf`` or more (``zipf`` of the lower-case word), the more frequent by 1 or
+    more when two do (``b?`` is be, not bs); left as printed when none does (``circum?pectlon``) or two are close.
+    Before a lower-case word, where a question may end (``Is it so? he asked``), only when that word is at least
+    1.5 more frequent than the word printed (``ha? a reserve`` is has, ``What? said he`` stays), or when the word
+    printed is a lone letter that is no word (``may b? agreed``; ``may_stand_alone``: lone_letters.tsv)."""
+    table = dict(m.split(":", 1) for m in marks.split() if ":" in m and m.split(":", 1)[1])
+    if not table:
+        return []
+    edits = []
+    for m in _misread_mark_re("".join(sorted(table))).finditer(text):
+        head, mark, tail = m.group(1), m.group(2), m.group(3) or ""
+        options = sorted(
+            ((zipf((head + c + tail).lower()), c) for c in table[mark] if zipf((head + c + tail).lower()) >= min_zipf),
+            reverse=True,
+        )
+        if not options or (len(options) > 1 and options[0][0] - options[1][0] < 1.0):
+            continue
+        lone = len(head) == 1 and head.islower() and head not in may_stand_alone  # (b? is no question)
+        if (
+            not (tail or lone)
+            and text[m.end(2) : m.end(2) + 1] not in ",;"
+            and options[0][0] < zipf(head.lower()) + 1.5
+        ):
+            continue  # (before a lower-case word a question may end, "Is it so? he asked": only a far likelier word)
+        letter = options[0][1]
+        if head.isupper() and (tail.isupper() or (not tail and len(head) > 1)):
+            letter = letter.upper()
+        word = head + letter + tail
+        edits.append(
+            Edit(
+                m.start(2),
+                m.end(2),
+                letter,
+                "spelling",
+                "lexicon:misread-mark",
+                0.8,
+                (word,),
+                f"{mark!r} inside or at the end of {head + mark + tail!r}, where no {mark!r} can stand: "
+                f"the letter {letter!r} ({word!r}, zipf {options[0][0]:.2f})",
+            )
+        )
+    return edits
+
+
+@lru_cache(maxsize=4)
+def _misread_mark_re(marks: str) -> regex.Pattern:
+    cls = "[" + regex.escape(marks) + "]"
+    return regex.compile(
+        rf"(?<![\p{{L}}\p{{M}}\d'’])(\p{{L}}+)({cls})(?:(\p{{L}}+)(?![\p{{L}}\p{{M}}\d])|(?=[,;]|[ \t]+\p{{Ll}}))"
+    )
+
+
+def _misread_marks(text: str, ctx: PassContext) -> list[Edit]:
+    return pass_misread_marks(text, ctx.lex.misread_marks, ctx.rep.zipf_of, ctx.cfg.word_min_zipf, ctx.lex.lone_letters)
+
+
 def _stray_stops(text: str, ctx: PassContext) -> list[Edit]:
     return pass_stray_stops(text, ctx.lex.stray_stops)
 
 
 DEBRIS_CHARS = Pass(
     "debris-chars", edits_only(_debris_chars), doc="stray debris characters, unpaired guillemets, specks for spaces"
+)
+MISREAD_MARKS = Pass(
+    "misread-marks",
+    edits_only(_misread_marks),
+    ("repair_words",),
+    doc="a question mark between letters or before a comma / lower-case word read as a letter (misread_marks.tsv)",
 )
 STRAY_STOPS = Pass(
     "stray-stops",

@@ -65,6 +65,9 @@ class LexiconData:
     # ligatures and their spelled-out letters (ligatures.tsv: æ -> ae): a word printed with one is a word
     # when its spelled-out form is
     ligatures: tuple[tuple[str, str], ...] = ()
+    # marks OCR prints for a letter (misread_marks.tsv), ``mark:letters`` space-separated (``?:se``): such a
+    # mark between letters, or glued to a word's end before a comma or a lower-case word, is one of them
+    misread_marks: str = ""
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -217,6 +220,11 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             (p[0], p[1].strip())
             for p in (line.split("\t") for line in _lines(d / "ligatures.tsv"))
             if len(p) >= 2 and p[0] and p[1].strip()
+        ),
+        " ".join(
+            f"{p[1]}:{p[2].strip()}"
+            for p in (line.split("\t") for line in _lines(d / "misread_marks.tsv"))
+            if len(p) >= 3 and p[0].strip() == lang and len(p[1]) == 1 and p[2].strip()
         ),
     )
 

@@ -13,6 +13,7 @@ from .debris import (
     INNER_CAPITAL_PASS,
     INWORD_DEBRIS,
     LONE_LETTERS,
+    MISREAD_MARKS,
     NUMBER_LOOKALIKES,
     PUNCT_IN_WORD_PASS,
     STRAY_STOPS,
@@ -40,6 +41,7 @@ REGISTRY: tuple[Pass, ...] = (
     GLUED_GUILLEMET_PASS,  # « or debris glued to a word end read as a letter
     INWORD_DEBRIS,  # debris between letters
     PUNCT_IN_WORD_PASS,  # ; or : inside one word
+    MISREAD_MARKS,  # a question mark read for a letter (le?s, ha? a)
     INNER_CAPITAL_PASS,  # a capital inside a lower-case word (witness text)
     NUMBER_LOOKALIKES,  # letters read for digits in numbers
     ELISION,  # French elisions damaged by OCR

@@ -627,16 +627,14 @@ def pass_misread_marks(
     Before a lower-case word, where a question may end (``Is it so? he asked``), only when that word is at least
     1.5 more frequent than the word printed (``ha? a reserve`` is has, ``What? said he`` stays), or when the word
     printed is a lone letter that is no word (``may b? agreed``; ``may_stand_alone``: lone_letters.tsv)."""
-    table = dict(m.split(":", 1) for m in marks.split() if ":" in m and m.split(":", 1)[1])
+    table = {mark: letters for mark, _, letters in (m.partition(":") for m in marks.split()) if letters}
     if not table:
         return []
     edits = []
     for m in _misread_mark_re("".join(sorted(table))).finditer(text):
         head, mark, tail = m.group(1), m.group(2), m.group(3) or ""
-        options = sorted(
-            ((zipf((head + c + tail).lower()), c) for c in table[mark] if zipf((head + c + tail).lower()) >= min_zipf),
-            reverse=True,
-        )
+        scored = ((zipf((head + c + tail).lower()), c) for c in table[mark])
+        options = sorted((zc for zc in scored if zc[0] >= min_zipf), reverse=True)
         if not options or (len(options) > 1 and options[0][0] - options[1][0] < 1.0):
             continue
         lone = len(head) == 1 and head.islower() and head not in may_stand_alone  # (b? is no question)

@@ -210,12 +210,7 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             for p in (line.split("\t") for line in _lines(d / "historical_patterns.tsv"))
             if len(p) >= 3 and p[0].strip() == lang and p[1]
         ),
-        " ".join(
-            w.lower()
-            for p in (line.split("\t") for line in _lines(d / "stray_stops.tsv"))
-            if len(p) >= 2 and p[0].strip() == lang
-            for w in p[1].split()
-        ),
+        _chars(d / "stray_stops.tsv", lang, " ").lower(),
         tuple(
             (p[0], p[1].strip())
             for p in (line.split("\t") for line in _lines(d / "ligatures.tsv"))
@@ -229,9 +224,10 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
     )
 
 
-def _chars(path: Path, lang: str) -> str:
-    """The characters a ``lang<TAB>characters`` data file (blots.tsv, lone_letters.tsv) lists for ``lang``."""
-    return "".join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(path)) if lg == lang)
+def _chars(path: Path, lang: str, sep: str = "") -> str:
+    """The characters a ``lang<TAB>characters`` data file (blots.tsv, lone_letters.tsv) lists for ``lang``,
+    its rows joined by ``sep`` (``" "``: a file of space-separated words, stray_stops.tsv)."""
+    return sep.join(p.strip() for lg, _, p in (line.partition("\t") for line in _lines(path)) if lg == lang)
 
 
 def _hyphen_parts(path: Path, lang: str) -> frozenset[tuple[str, str]]:

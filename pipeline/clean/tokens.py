@@ -45,12 +45,21 @@ def case_like(model: str, word: str) -> str:
     return word
 
 
+OPENING = " \t\n\"'«“‘("  # what may stand between a sentence's end and its next word
+
+
+def _mark_before(text: str, pos: int) -> int:
+    """The index of the last character before ``pos`` that is no space, quote or opening bracket (-1: none)."""
+    j = pos - 1
+    while j >= 0 and text[j] in OPENING:
+        j -= 1
+    return j
+
+
 def after_full_stop(text: str, pos: int) -> bool:
     """Whether ``pos`` follows a sentence's end: ``. ! ?`` and then only spaces, quotes and brackets, the word
     before a full stop not an initial or a short capitalised abbreviation (``J.``, ``Mr.``, ``St.``)."""
-    j = pos - 1
-    while j >= 0 and text[j] in " \t\n\"'«“‘(":
-        j -= 1
+    j = _mark_before(text, pos)
     if j < 0 or text[j] not in ".!?":
         return False
     if not any(c in " \t\n" for c in text[j + 1 : pos]):
@@ -83,7 +92,5 @@ def sentence_case(text: str, pos: int, printed: str, word: str, stems: str) -> s
 
 def sentence_start(text: str, pos: int) -> bool:
     """Whether ``pos`` begins a sentence (only quotes, brackets and spaces after a full stop, or the text start)."""
-    j = pos - 1
-    while j >= 0 and text[j] in " \t\n\"'«“‘(":
-        j -= 1
+    j = _mark_before(text, pos)
     return j < 0 or text[j] in ".!?:—"

@@ -274,9 +274,12 @@ def _collapse(s: str) -> str:
     return " ".join(s.split())
 
 
+XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
+
+
 def _safe_xml_text(s: str) -> str:
     """Characters XML 1.0 cannot hold are refused with a clear error (never dropped silently)."""
-    bad = re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]", s)
+    bad = XML_ILLEGAL.search(s)
     if bad:
         raise TeiError(
             f"text contains a control character U+{ord(bad.group()):04X} that XML cannot hold; "
@@ -538,9 +541,12 @@ class _Enc:
         return best
 
     def page(self, pb: PageBreak, printed: str) -> list:
-        """pb + fw for a running head line as printed (``printed`` is the raw text of the line)."""
+        """pb + fw for a running head line as printed (``printed`` is the raw text of the line; a character
+        XML cannot hold, a control character of the scan, is left out of the fw: corrections.csv keeps the
+        running head's raw text whole)."""
         attrs = {"n": pb.page} if pb.page else {}
         nodes: list = [_el("pb", attrs)]
+        printed = XML_ILLEGAL.sub("", printed)
         if not printed:
             return nodes
         head = pb.head.strip()

@@ -324,3 +324,13 @@ def test_no_unflagged_junk_in_any_witness_reading_text(witnesses_cleaned):
         flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cl.flags]
         left = junk.unflagged(junk.junk_tokens(cl.text, lambda x: lex(x) or voice.known(x)), flagged)
         assert not left, (w.id, [t for _, _, t, _ in left])
+
+
+def test_french_words_with_an_apostrophe_inside_are_words_not_debris():
+    # (wordfreq lists aujourd'hui, quelqu'un, jusqu'à whole; the lexicon once dropped every such word, and the
+    # LM pass then took them for an apostrophe where no word has one: quelqu'un flagged as junk)
+    text = "Il viendra aujourd'hui ou demain, jusqu'à ce que quelqu'un parte, lorsqu'il voudra."
+    cl = french_clean(text)
+    assert cl.text == text and not cl.flags
+    rep = general_resources("fr").repairer(CleanConfig())
+    assert rep.zipf_of("aujourd'hui") > 5.0  # (its own frequency, not its halves')

@@ -47,7 +47,7 @@ import jinja2
 
 from .collate import collate, collation_pairs, join_tokens, witness_readings
 from .model import Correction, Flag, Law, Link, Segment, WitnessResult, offset_maps
-from .tei import EditionInfo
+from .tei import XML_ILLEGAL, EditionInfo
 from .textnorm import fold
 
 ASSETS_DIR = Path(__file__).resolve().parent / "site_assets"
@@ -84,6 +84,12 @@ def _printed(s: str) -> str:
     """A printed form for a tooltip: line breaks shown as ⏎, other whitespace runs as one space."""
     s = s.replace("\r\n", "\n").replace("\n", "⏎")
     return re.sub(r"[ \t\f\v]+", " ", s)
+
+
+def _shown(raw: str) -> str:
+    """The raw text for the page: a character HTML and XML cannot show (a form feed between pdftotext's pages,
+    a stray control code) as its Unicode control picture (␌ for U+000C), one for one, so offsets hold."""
+    return XML_ILLEGAL.sub(lambda m: chr(0x2400 + ord(m.group())) if m.group() < " " else "\ufffd", raw)
 
 
 def _conf(x: float) -> str:
@@ -1007,8 +1013,8 @@ def diplomatic_units(cleaned, config: SiteConfig = SiteConfig()) -> list[_Unit]:
 
 def _diplomatic_view(r: WitnessResult, config: SiteConfig) -> list[dict]:
     cleaned, seg = r.cleaned, r.segmented
-    raw = cleaned.raw
-    c2r, _ = offset_maps(raw, cleaned.corrections)
+    c2r, _ = offset_maps(cleaned.raw, cleaned.corrections)
+    raw = _shown(cleaned.raw)
     units = diplomatic_units(cleaned, config)
     # page breaks without a printed line: a marker at their raw position
     points = [(p.raw_start, _page_marker(p)) for p in cleaned.page_breaks if p.raw_end <= p.raw_start]

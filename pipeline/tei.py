@@ -274,7 +274,7 @@ def _collapse(s: str) -> str:
     return " ".join(s.split())
 
 
-XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff]")  # characters XML 1.0 cannot hold
+XML_ILLEGAL = re.compile(r"[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")  # characters XML 1.0 cannot hold
 
 
 def _safe_xml_text(s: str) -> str:
@@ -286,6 +286,21 @@ def _safe_xml_text(s: str) -> str:
             "the cleaner should normalise it"
         )
     return s
+
+
+CONTROL_G = "control"  # g/@type of a character of the scan that XML cannot hold (its code point in @n, U+000C)
+
+
+def _fill_diplomatic(el: etree._Element, s: str) -> None:
+    """``s`` as ``el``'s content, where ``s`` is what the scan prints (sic, rdg): a character XML 1.0 cannot
+    hold (a form feed between pdftotext's pages, a stray control code) becomes ``<g type="control"
+    n="U+000C"/>``, which :func:`read_tei` reads back as the character, so the diplomatic view stays the raw
+    text whole."""
+    parts = XML_ILLEGAL.split(s)
+    el.text = parts[0] or None
+    for ch, tail in zip(XML_ILLEGAL.findall(s), parts[1:]):
+        g = _sub(el, "g", {"type": CONTROL_G, "n": f"U+{ord(ch):04X}"})
+        g.tail = tail or None
 
 
 # --------------------------------------------------------------------------- tokens
@@ -463,7 +478,7 @@ class _Enc:
         if m and kind == "debris":
             _sub(sic, "ref", {"type": "footnote", "n": m.group(1)}, d)
         else:
-            sic.text = _safe_xml_text(d) or None
+            _fill_diplomatic(sic, d)
         attrs = {"resp": self.build.resp, "cert": cert_level(conf, self.config), "type": _word(kind)}
         if method:
             attrs["subtype"] = _word(method)
@@ -488,7 +503,7 @@ class _Enc:
         if m and kind == "debris":
             _sub(rdg, "ref", {"type": "footnote", "n": m.group(1)}, d)
         else:
-            rdg.text = _safe_xml_text(d) or None
+            _fill_diplomatic(rdg, d)
         return app
 
     def plain(self, d: str, r: str, corrs) -> tuple[list, int]:
@@ -895,7 +910,8 @@ def _witness_header(
         text="Historical spellings are kept in the reading text; where a modern form is known it is "
         "given as choice/orig/reg. Current British spellings (favourable, honour) are not "
         "regularised. Typographic normalisation (Unicode NFC, quotes, spacing) is marked like other "
-        "repairs.",
+        "repairs. A character of the scan that XML cannot hold (a form feed, a control code) is removed from "
+        "the reading and kept in sic or rdg as g[@type='control'], its code point in @n (U+000C).",
     )
     hy = _sub(dec, "hyphenation", {"eol": "some"})
     _sub(
@@ -1698,6 +1714,11 @@ def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, st
         return ("" if e.get("break") == "no" else " "), (hyph.get(rend, "") if rend else "") + "\n"
     if tag == "pb":
         return "", ""
+    if tag == "g" and e.get("type") == CONTROL_G:  # (a character of the scan XML cannot hold: _fill_diplomatic)
+        n = e.get("n", "")
+        if not re.fullmatch(r"U\+[0-9A-F]{4,6}", n):
+            raise TeiError(f"g[@type='control']/@n={n!r} is no code point (U+000C)")
+        return "", chr(int(n[2:], 16))
     if tag == "fw":
         return "", _content(e, hyph, skip)[1]
     if any(e is x for x in skip):

@@ -599,3 +599,13 @@ def test_search_key_equals_a_regex_per_term(texts):
     from pipeline.site import search_key
 
     assert search_key(texts, GLOSSARY) == _search_key_by_regex(texts, GLOSSARY)
+
+
+def test_diplomatic_view_shows_a_control_character_of_the_scan_as_its_picture():
+    # (a form feed between pdftotext's pages, a vertical tab: HTML can show neither, the page shows ␌ and ␋)
+    raw = "1. If a card is faced in the deal,\x0b there must be a new deal.\n\x0c\n2. A misdeal loses the deal.\n"
+    corrs = [_corr(raw, "\x0b", "", "normalisation"), _corr(raw, "\x0c\n", "", "normalisation")]
+    page = render_site([_result(EN, raw, corrs)], ())["witness/en-901.html"].decode("utf-8")
+    dip = lxml.html.fromstring(page).get_element_by_id("diplomatic")
+    assert dip.text_content() == raw.replace("\x0b", "\u240b").replace("\x0c", "\u240c")
+    assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", page)

@@ -87,10 +87,10 @@ def _cmd_remove(args: argparse.Namespace) -> int:
 
 def _cmd_clean(args: argparse.Namespace) -> int:
     from .clean import REGISTRY, CleanConfig, clean_lines, explain_text, explanation, removed_lines, resources_for
-    from .files import decode_text
+    from .files import decode_scan
 
     data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
-    text = decode_text(data, "<stdin>" if args.file == "-" else args.file)
+    text = decode_scan(data, "<stdin>" if args.file == "-" else args.file)
     config = CleanConfig(join_hyphens=not args.keep_hyphens)
     resources = resources_for(text, args.lang, "general" if args.general else args.resources, Path(args.corpus), config)
     from .clean.memo import freeze_loaded

@@ -18,7 +18,7 @@ from pathlib import Path
 import tomli_w
 
 from .errors import CorpusError, InputFileError, UnknownWitnessError
-from .files import decode_text, read_text, write_atomic
+from .files import decode_scan, decode_text, read_scan, read_text, write_atomic
 from .model import GAMES, KINDS, LANGS, Witness, WitnessText
 
 METADATA = "witnesses.toml"
@@ -124,7 +124,7 @@ def slice_witness(witness: Witness, text: str) -> WitnessText:
 
 def witness_text(corpus_dir: Path, witness: Witness) -> WitnessText:
     """Read a witness's raw file strictly and return its slice."""
-    return slice_witness(witness, read_text(corpus_file(corpus_dir, witness.file, f"witness {witness.id}")))
+    return slice_witness(witness, read_scan(corpus_file(corpus_dir, witness.file, f"witness {witness.id}")))
 
 
 def _witness_block(fields: dict) -> str:
@@ -163,7 +163,7 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
     if not source_file.is_file():
         raise InputFileError(f"{source_file}: no such file; give the path of the scan's OCR text")
     data = source_file.read_bytes()
-    text_of_scan = decode_text(data, str(source_file))
+    text_of_scan = decode_scan(data, str(source_file))
     witnesses = load_witnesses(corpus_dir)
     # (metadata is read back NFC-normalised, as every text file: the values and the raw file's name are
     # written in that form, else a name like U+F900 would not find its file again)

@@ -8,8 +8,10 @@ encoding is never guessed.
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 import unicodedata
+from collections.abc import Callable
 from pathlib import Path
 
 from .errors import InputFileError
@@ -56,9 +58,39 @@ def decode_text(data: bytes, name: str) -> str:
     return nfc(text)
 
 
-def read_text(path: Path) -> str:
-    """Read a raw text file strictly (see ``decode_text``)."""
+# a scan saved as a web page or as an OCR engine's XML (ALTO, hOCR, PAGE, TEI) rather than as its text: its
+# markup would be read as the page's words (the tags as debris, "<p>a)" as "pa)")
+_MARKUP_START = re.compile(
+    r"\s*(?:<!--.*?-->\s*)*(<\?xml\b|<!doctype\s+html\b|<html\b|<alto\b|<pcgts\b|<tei\b)", re.I | re.S
+)
+
+
+def decode_scan(data: bytes, name: str) -> str:
+    """:func:`decode_text` for a scan's OCR text, refusing also a web page or an XML document: the
+    pipeline reads plain text only, and says how to get it."""
+    text = decode_text(data, name)
+    m = _MARKUP_START.match(text[:4096])
+    if m:
+        if m.group(1).lower().startswith(("<!doctype", "<html")):
+            raise InputFileError(
+                f"{name}: this is an HTML page, not the scan's plain text; save the page as text "
+                "(UTF-8) and add that file"
+            )
+        raise InputFileError(
+            f"{name}: this is an XML document ({m.group(1)}…: ALTO, hOCR, PAGE or TEI), not plain text; "
+            "export the OCR's plain text (UTF-8) and add that file"
+        )
+    return text
+
+
+def read_text(path: Path, decode: Callable[[bytes, str], str] = decode_text) -> str:
+    """Read a raw text file strictly (see ``decode_text``; ``decode``: another such reader)."""
     path = Path(path)
     if not path.is_file():
         raise InputFileError(f"{path}: no such file; check the 'file' entry in corpus/witnesses.toml")
-    return decode_text(path.read_bytes(), str(path))
+    return decode(path.read_bytes(), str(path))
+
+
+def read_scan(path: Path) -> str:
+    """Read a scan's raw text file strictly (see :func:`decode_scan`)."""
+    return read_text(path, decode_scan)

@@ -63,6 +63,18 @@ BAD_INPUTS = {
     ),
     "binary file": (lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(b"\x89PNG\x00\x00\x01"), "binary"),
     "empty file": (lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(b"\n  \n"), "empty"),
+    "web page": (
+        lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(
+            b"\xef\xbb\xbf\n<!DOCTYPE html>\n<html><body><p>1. If a card is faced...</p></body></html>\n"
+        ),
+        "this is an HTML page, not the scan's plain text",
+    ),
+    "ALTO XML": (
+        lambda c: (c / "raw" / "001_21f8114cbc522168.txt").write_bytes(
+            b'<?xml version="1.0" encoding="UTF-8"?>\n<alto xmlns="http://www.loc.gov/standards/alto/ns-v4#"/>\n'
+        ),
+        "this is an XML document (<?xml",
+    ),
     "unknown field": (
         lambda c: _set_entry(c, 'id = "fr-001"', 'id = "fr-001"\ncolour = "red"'),
         "unknown field 'colour'",
@@ -112,6 +124,10 @@ def test_add_refuses_non_utf8_and_duplicates_without_writing(tmp_corpus, tmp_pat
     dup.write_bytes((CORPUS / "raw" / "000_c07e0ee7da536d04.txt").read_bytes())
     assert main(["--corpus", str(tmp_corpus), "add", str(dup), "--id", "fr-900", *common]) == 2
     assert "already in the corpus" in capsys.readouterr().err
+    page = tmp_path / "page.html"
+    page.write_text("<html>\n<body>1. Une loi.</body></html>\n", encoding="utf-8")
+    assert main(["--corpus", str(tmp_corpus), "add", str(page), "--id", "fr-900", *common]) == 2
+    assert "HTML page" in capsys.readouterr().err
     good = tmp_path / "new.txt"
     good.write_text("1. Une loi.\n", encoding="utf-8")
     assert main(["--corpus", str(tmp_corpus), "add", str(good), "--id", "fr-000", *common]) == 2
@@ -161,3 +177,11 @@ def test_metadata_errors_name_the_file(tmp_corpus):
     (tmp_corpus / "witnesses.toml").write_text("[[witness]]\nid = 'x'\n", encoding="utf-8")
     with pytest.raises(CorpusError, match=r"witnesses\.toml: witness #1: missing required field 'file'"):
         load_witnesses(tmp_corpus)
+
+
+def test_a_scan_with_markup_inside_its_text_is_still_read_as_text():
+    from pipeline.files import decode_scan
+
+    # (web debris and an OCR's stray brackets inside the text are the cleaner's work, not a refusal)
+    for text in ("1. Le <b>joueur</b> donne.\n", "<1> LAWS OF WHIST\n<html> as printed in a footnote\n"):
+        assert decode_scan(text.encode("utf-8"), "scan.txt") == text

@@ -38,10 +38,29 @@ def write_atomic(path: Path, data: bytes | str) -> bool:
     return True
 
 
+# byte-order marks of the encodings other than UTF-8 a text file may declare (UTF-32 first: its LE mark
+# begins with UTF-16's)
+_BOMS = (
+    (b"\xff\xfe\x00\x00", "utf-32"),
+    (b"\x00\x00\xfe\xff", "utf-32"),
+    (b"\xff\xfe", "utf-16"),
+    (b"\xfe\xff", "utf-16"),
+)
+
+
 def decode_text(data: bytes, name: str) -> str:
-    """Decode raw bytes as UTF-8 text (NFC), refusing binary, non-UTF-8 and empty input."""
+    """Decode raw bytes as UTF-8 text (NFC), refusing binary, non-UTF-8 and empty input; a file that
+    declares UTF-16 or UTF-32 by its byte-order mark is read as such."""
     if not data.strip():
         raise InputFileError(f"{name}: the file is empty; give a UTF-8 text file with the scan's OCR text")
+    bom = next((enc for b, enc in _BOMS if data.startswith(b)), None)
+    if bom:  # (declared by the file itself, as Windows Notepad's "Unicode" writes it: no guess)
+        try:
+            return decode_text(data.decode(bom).encode("utf-8"), name)
+        except UnicodeDecodeError as exc:
+            raise InputFileError(
+                f"{name}: starts with a {bom.upper()} byte-order mark but is not {bom.upper()} ({exc.reason})"
+            ) from None
     if b"\x00" in data:
         raise InputFileError(f"{name}: the file is binary (NUL bytes), not text; export the OCR as UTF-8 plain text")
     try:

@@ -185,3 +185,13 @@ def test_a_scan_with_markup_inside_its_text_is_still_read_as_text():
     # (web debris and an OCR's stray brackets inside the text are the cleaner's work, not a refusal)
     for text in ("1. Le <b>joueur</b> donne.\n", "<1> LAWS OF WHIST\n<html> as printed in a footnote\n"):
         assert decode_scan(text.encode("utf-8"), "scan.txt") == text
+
+
+@pytest.mark.parametrize("encoding", ["utf-16", "utf-32"])
+def test_a_scan_saved_with_a_unicode_byte_order_mark_reads_as_its_utf8_copy(tmp_corpus, encoding):
+    # (Windows Notepad's "Unicode" is UTF-16 with a BOM: its NUL bytes once made it "a binary file")
+    ws = {w.id: w for w in load_witnesses(tmp_corpus)}
+    before = witness_text(tmp_corpus, ws["fr-001"])
+    path = tmp_corpus / ws["fr-001"].file
+    path.write_bytes(path.read_text("utf-8").encode(encoding))
+    assert witness_text(tmp_corpus, ws["fr-001"]) == before

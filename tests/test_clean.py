@@ -768,3 +768,30 @@ def test_lone_m_and_el_are_read_by_grammar(fr):
     # el inside a name, a hyphenated fragment or glued to debris is left alone
     t = run("Le roi Pedro el Cruel joua, et el-les jouent, qu\\m des joueurs.", fr).text
     assert "Pedro el Cruel" in t and "el-les" in t and "qu\\m" in t
+
+
+def test_a_form_feed_between_pages_is_a_page_break_and_never_a_second_one(en):
+    # pdftotext writes a form feed between a PDF's pages. en-004 (a real book, 18 running heads) with each
+    # head replaced by a form feed keeps its 18 page breaks and its laws; with a form feed before each head
+    # it keeps 18, not 36 (the head's break is the page's)
+    from pipeline.corpus import load_witnesses, witness_text
+    from pipeline.segment import segment
+
+    w = next(w for w in load_witnesses(CORPUS) if w.id == "en-004")
+    raw = witness_text(CORPUS, w).raw
+    c0 = clean(WitnessText(w, raw), en)
+    assert len(c0.page_breaks) == 18
+    fed = only = raw
+    for p in sorted(c0.page_breaks, key=lambda p: -p.raw_start):
+        fed = fed[: p.raw_start] + "\x0c" + fed[p.raw_start :]
+        only = only[: p.raw_start] + "\x0c" + only[p.raw_end :]
+    c1 = clean(WitnessText(w, fed), en)
+    assert c1.text == c0.text and [(p.page, p.head) for p in c1.page_breaks] == [
+        (p.page, p.head) for p in c0.page_breaks
+    ]
+    c2 = clean(WitnessText(w, only), en)
+    assert c2.text.split() == c0.text.split()  # (a head's line and a form feed's line go the same way)
+    assert len(c2.page_breaks) == 18 and all(p.page == "" for p in c2.page_breaks)
+    words_before = sorted(len(c0.text[: p.clean_offset].split()) for p in c0.page_breaks)
+    assert sorted(len(c2.text[: p.clean_offset].split()) for p in c2.page_breaks) == words_before
+    assert [(l.id, l.text) for l in segment(c2, w).laws] == [(l.id, l.text) for l in segment(c0, w).laws]

@@ -5,9 +5,9 @@ each running head or page number."""
 
 from __future__ import annotations
 
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass
-from typing import Callable
+from typing import Callable, Sequence
 
 import regex
 
@@ -286,6 +286,29 @@ def pass_running_heads(
         )
         breaks.append(PendingBreak(rs, re_, m.group(1), "", m.group().strip()))
     return non_overlapping(edits), breaks
+
+
+FORM_FEED = "\x0c"
+
+
+def form_feed_breaks(raw: str, found: Sequence[PendingBreak]) -> tuple[PendingBreak, ...]:
+    """A page break at each form feed of ``raw`` (pdftotext writes one between pages), unless a break
+    ``found`` by the running heads stands next to it (nothing but white space between them: the page's
+    head or foot line).  Its page and head are unknown (""); the form feed itself is removed as a control
+    character, so the break has no printed line (raw_start == raw_end)."""
+    out: list[PendingBreak] = []
+    spans = sorted((b.raw_start, b.raw_end) for b in found)
+    starts = [a for a, _ in spans]
+    i = raw.find(FORM_FEED)
+    while i != -1:
+        k = bisect_left(starts, i)
+        near = (k < len(spans) and not raw[i + 1 : spans[k][0]].strip()) or (
+            k > 0 and not raw[spans[k - 1][1] : i].strip()
+        )
+        if not near:
+            out.append(PendingBreak(i, i, "", "", ""))
+        i = raw.find(FORM_FEED, i + 1)
+    return tuple(out)
 
 
 def _running_heads(text: str, ctx: PassContext) -> PassResult:

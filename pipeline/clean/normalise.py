@@ -13,13 +13,17 @@ CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
 
 
 def pass_control(text: str) -> list[Edit]:
-    """Remove control and format characters (soft hyphen, zero-width, BOM, CR)."""
+    """Remove control and format characters (soft hyphen, zero-width, BOM, CR); a form feed alone on its
+    line (a page separator) goes with its line, so the page's text runs on."""
     edits = []
     for m in CONTROL_RE.finditer(text):
+        end = m.end()
+        if m.group() == "\x0c" and (m.start() == 0 or text[m.start() - 1] == "\n") and text[end : end + 1] == "\n":
+            end += 1
         edits.append(
             Edit(
                 m.start(),
-                m.end(),
+                end,
                 "",
                 "normalisation",
                 "regex:control",

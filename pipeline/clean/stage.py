@@ -18,7 +18,7 @@ from typing import Callable
 from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .config import CleanConfig
 from .edits import EditBuffer
-from .layout import PendingBreak
+from .layout import PendingBreak, form_feed_breaks
 from .memo import fewer_collections
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .registry import REGISTRY
@@ -157,7 +157,8 @@ def clean_explained(
     corrections = tuple(run.buf.corrections)
     _, raw_to_clean = offset_maps(raw, corrections)
     breaks = tuple(
-        PageBreak(p.raw_start, p.raw_end, raw_to_clean[p.raw_start], p.page, p.head, p.printed) for p in run.breaks
+        PageBreak(p.raw_start, p.raw_end, raw_to_clean[p.raw_start], p.page, p.head, p.printed)
+        for p in run.breaks + form_feed_breaks(raw, run.breaks)
     )
     cleaned = Cleaned(
         witness_id=text.witness.id,

@@ -294,8 +294,9 @@ FORM_FEED = "\x0c"
 def form_feed_breaks(raw: str, found: Sequence[PendingBreak]) -> tuple[PendingBreak, ...]:
     """A page break at each form feed of ``raw`` (pdftotext writes one between pages), unless a break
     ``found`` by the running heads stands next to it (nothing but white space between them: the page's
-    head or foot line).  Its page and head are unknown (""); the form feed itself is removed as a control
-    character, so the break has no printed line (raw_start == raw_end)."""
+    head or foot line), or it starts or ends the text.  Its page and head are unknown (""); the form
+    feed itself is removed as a control character, so the break has no printed line (raw_start ==
+    raw_end)."""
     out: list[PendingBreak] = []
     spans = sorted((b.raw_start, b.raw_end) for b in found)
     starts = [a for a, _ in spans]
@@ -305,7 +306,8 @@ def form_feed_breaks(raw: str, found: Sequence[PendingBreak]) -> tuple[PendingBr
         near = (k < len(spans) and not raw[i + 1 : spans[k][0]].strip()) or (
             k > 0 and not raw[spans[k - 1][1] : i].strip()
         )
-        if not near:
+        edge = not raw[:i].strip() or not raw[i + 1 :].strip()  # (pdftotext ends its file with one: no page)
+        if not near and not edge:
             out.append(PendingBreak(i, i, "", "", ""))
         i = raw.find(FORM_FEED, i + 1)
     return tuple(out)

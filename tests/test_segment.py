@@ -302,6 +302,11 @@ STYLES = {
         "1. The deal is good.[6] See note 7. below.\n2. A card exposed.[7]\n3. The game is ten points.\n",
         [1, 2, 3],
     ),
+    "space_before_stop": (  # (OCR's space between a number and its full stop; a "4 ." inside a law stays text)
+        "1.\tThe rubber is the best of three games.\n2 . A side that holds\n4 . honours scores them.\n"
+        "3 . Honours are ace, king, queen and knave.\n4. The deal passes to the left.\n",
+        [1, 2, 3, 4],
+    ),
 }
 
 

@@ -307,13 +307,22 @@ STYLES = {
         "3 . Honours are ace, king, queen and knave.\n4. The deal passes to the left.\n",
         [1, 2, 3, 4],
     ),
+    "spaced_dash": (  # ("1 — Le joueur"; the dashes of a sentence, "2 - 1", "4 — or more —", stay text)
+        "1 — The rubber is the best of three games, won 2 - 1.\n2 - A game is ten points; 4 — or more — honours.\n"
+        "3 – The deal passes to the left.\n",
+        [1, 2, 3],
+    ),
+    "ordinal_indicator": (
+        "1º. Le jeu se joue à deux.\n2º. Les cartes sont trente-deux.\n3º On tire à qui fera.\n",
+        [1, 2, 3],
+    ),
 }
 
 
 @pytest.mark.parametrize("name", sorted(STYLES))
 def test_other_code_styles(name):
     text, expected = STYLES[name]
-    lang = "fr" if name in ("article", "premier") else "en"
+    lang = "fr" if name in ("article", "premier", "ordinal_indicator") else "en"
     s = seg_text(text, lang)
     assert numbers(s) == expected
     check_invariants(s, text)

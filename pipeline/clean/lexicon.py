@@ -68,6 +68,8 @@ class LexiconData:
     # marks OCR prints for a letter (misread_marks.tsv), ``mark:letters`` space-separated (``?:se``): such a
     # mark between letters, or glued to a word's end before a comma or a lower-case word, is one of them
     misread_marks: str = ""
+    # possessive endings (possessives.tsv, lower case): a line-end split keeps one on its second part
+    possessives: tuple[str, ...] = ()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -221,6 +223,7 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             for p in (line.split("\t") for line in _lines(d / "misread_marks.tsv"))
             if len(p) >= 3 and p[0].strip() == lang and len(p[1]) == 1 and p[2].strip()
         ),
+        tuple(_chars(d / "possessives.tsv", lang, " ").lower().split()),
     )
 
 

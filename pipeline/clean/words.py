@@ -153,7 +153,14 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
     return PassResult(non_overlapping(edits), flags, regs)
 
 
-POSSESSIVE = ("'s", "’s")  # the ending a possessive's line-end split keeps on its second part
+def _without_possessive(w: str, endings: tuple[str, ...]) -> str:
+    """``w`` without the possessive ending (possessives.tsv) a line-end split keeps on its second part."""
+    for e in endings:
+        if w.endswith(e):
+            return w[: -len(e)]
+    return w
+
+
 FRAGMENT_BEFORE = regex.compile(r"\p{L}[-¬]\s*$")
 
 
@@ -217,8 +224,9 @@ def merge_edits(
     joins = [(x[2] + y[2]).lower() for x, y in zip(spans, spans[1:])]
     busy = -1
     seen = rep.memo("lost_hyphen")  # (part, part) -> lost_hyphen's evidence or None
+    possessives = rep.res.lexdata.possessives
     if keep_hyphens and cfg.lost_hyphen_possessive:  # (a possessive's join is looked up without its ending)
-        joins = [j[:-2] if j[-2:] in POSSESSIVE else j for j in joins]
+        joins = [_without_possessive(j, possessives) for j in joins]
     distinct = set(joins)
     words = (distinct & zipf.keys()) | (distinct & general.keys()) | (distinct & domain)  # (set operations in C)
     for i in [i for i, j in enumerate(joins) if j in words]:
@@ -230,11 +238,12 @@ def merge_edits(
         if not (b.isalpha() and b[:1].islower()):
             # (a line-end split of a possessive, ``black smith's``: only the lost-hyphen rule reads it, the
             # join judged without the ending)
-            if not (keep_hyphens and cfg.lost_hyphen_possessive and lb[-2:] in POSSESSIVE and lb[:-2].isalpha()):
+            stem = _without_possessive(lb, possessives)
+            if not (keep_hyphens and cfg.lost_hyphen_possessive and stem != lb and stem.isalpha()):
                 continue
-            if not b[:1].islower() or min(len(la), len(lb) - 2) < cfg.lost_hyphen_min_part:
+            if not b[:1].islower() or min(len(la), len(stem)) < cfg.lost_hyphen_min_part:
                 continue
-            lb = lb[:-2]
+            lb = stem
         if keep_hyphens and min(len(la), len(lb)) >= cfg.lost_hyphen_min_part:
             if rep.lang not in cfg.lost_hyphen_langs:
                 continue  # (a split of two parts is left as printed: neither joined nor given a hyphen)

@@ -14,6 +14,7 @@ import regex
 from .edits import Edit, non_overlapping
 from ..textnorm import fold
 from .lexicon import LexiconData
+from .normalise import FORM_FEED
 from .passes import Pass, PassContext, PassResult, edits_only
 
 LATIN_RE = regex.compile(r"\p{Script=Latin}")
@@ -286,9 +287,6 @@ def pass_running_heads(
         )
         breaks.append(PendingBreak(rs, re_, m.group(1), "", m.group().strip()))
     return non_overlapping(edits), breaks
-
-
-FORM_FEED = "\x0c"
 
 
 def form_feed_breaks(raw: str, found: Sequence[PendingBreak]) -> tuple[PendingBreak, ...]:

@@ -275,17 +275,14 @@ def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
     zipf: dict[str, float] = {}
     buckets: dict[int, list[str]] = {}
     for w, f in freqs.items():
-        if f <= 0:
-            continue
-        if not w.isalpha():
-            # a word with an apostrophe inside (aujourd'hui, jusqu'à, don't) is known, not a candidate: its
-            # apostrophe is what an OCR slip loses, never what a repair should add or move
-            if "'" in w[1:-1] and w.replace("'", "").isalpha():
-                zipf[w] = math.log10(f) + 9.0
+        alpha = w.isalpha()
+        # a word with an apostrophe inside (aujourd'hui, jusqu'à, don't) is known, not a candidate: its
+        # apostrophe is what an OCR slip loses, never what a repair should add or move
+        if f <= 0 or not (alpha or "'" in w[1:-1] and w.replace("'", "").isalpha()):
             continue
         z = math.log10(f) + 9.0
         zipf[w] = z
-        if z >= cand_min_zipf:
+        if alpha and z >= cand_min_zipf:
             buckets.setdefault(len(w), []).append(w)
     return GeneralLexicon(lang, zipf, buckets, _deletion_index(buckets))
 

@@ -10,6 +10,7 @@ from .edits import Edit
 from .passes import Pass, edits_only
 
 CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
+FORM_FEED = "\x0c"  # what pdftotext writes between pages
 
 
 def pass_control(text: str) -> list[Edit]:
@@ -18,7 +19,7 @@ def pass_control(text: str) -> list[Edit]:
     edits = []
     for m in CONTROL_RE.finditer(text):
         end = m.end()
-        if m.group() == "\x0c" and (m.start() == 0 or text[m.start() - 1] == "\n") and text[end : end + 1] == "\n":
+        if m.group() == FORM_FEED and (m.start() == 0 or text[m.start() - 1] == "\n") and text[end : end + 1] == "\n":
             end += 1
         edits.append(
             Edit(

@@ -47,9 +47,15 @@ GOLD = SHARED / "gold"
 
 from pipeline.corpus import load_witnesses, witness_text  # noqa: E402
 
-spec = importlib.util.spec_from_file_location("gold_cer", GOLD / "cer.py")
-gold_cer = importlib.util.module_from_spec(spec)
-spec.loader.exec_module(gold_cer)
+# The gold reading texts and their metric live beside the project ($SHARED_DIR/gold); a checkout without them
+# still runs this notebook, and says what it skips.
+HAVE_GOLD = (GOLD / "cer.py").is_file()
+if HAVE_GOLD:
+    spec = importlib.util.spec_from_file_location("gold_cer", GOLD / "cer.py")
+    gold_cer = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gold_cer)
+else:
+    print(f"no gold folder at {GOLD} (set SHARED_DIR): the CER and WER sections are skipped")
 
 witnesses = load_witnesses(ROOT / "corpus")
 corrections = read_table(OUT / "corrections.csv")
@@ -61,7 +67,7 @@ print(len(corrections), "corrections,", len(flags), "flagged words")
 
 # %%
 rows = []
-for w in witnesses:
+for w in witnesses if HAVE_GOLD else ():
     gold_file = GOLD / (Path(w.file).stem + ".gold.txt")
     if not gold_file.is_file():
         continue
@@ -74,7 +80,7 @@ for w in witnesses:
         "cer_before": gold_cer.cer(gold, raw), "cer_after": gold_cer.cer(gold, after),
         "wer_before": gold_cer.wer(gold, raw), "wer_after": gold_cer.wer(gold, after),
     })
-cer = pd.DataFrame(rows)
+cer = pd.DataFrame(rows, columns=["witness", "kind", "lang", "gold_chars", "cer_before", "cer_after", "wer_before", "wer_after"])
 cer.style.format({c: "{:.2%}" for c in cer.columns if c.startswith(("cer", "wer"))})
 
 # %% [markdown]
@@ -87,21 +93,26 @@ def weighted(g: pd.DataFrame) -> pd.Series:
                      | {"witnesses": len(g), "gold_chars": int(w.sum())})
 
 
-by_dataset = pd.concat([cer.groupby("kind").apply(weighted, include_groups=False),
-                        weighted(cer).to_frame("all").T])
+if len(cer):
+    by_dataset = pd.concat([cer.groupby("kind").apply(weighted, include_groups=False),
+                            weighted(cer).to_frame("all").T])
+else:
+    by_dataset = pd.DataFrame()
+    print("no witness with a gold reading text: nothing to compare")
 by_dataset
 
 # %%
-fig, ax = plt.subplots(figsize=(7, 3.5))
-x = range(len(cer))
-ax.bar([i - 0.2 for i in x], cer["cer_before"] * 100, width=0.4, label="raw (before)")
-ax.bar([i + 0.2 for i in x], cer["cer_after"] * 100, width=0.4, label="reading text (after)")
-ax.set_xticks(list(x), cer["witness"])
-ax.set_ylabel("CER (%)")
-ax.set_title("Character error rate against gold")
-ax.legend()
-fig.tight_layout()
-show(fig)
+if len(cer):
+    fig, ax = plt.subplots(figsize=(7, 3.5))
+    x = range(len(cer))
+    ax.bar([i - 0.2 for i in x], cer["cer_before"] * 100, width=0.4, label="raw (before)")
+    ax.bar([i + 0.2 for i in x], cer["cer_after"] * 100, width=0.4, label="reading text (after)")
+    ax.set_xticks(list(x), cer["witness"])
+    ax.set_ylabel("CER (%)")
+    ax.set_title("Character error rate against gold")
+    ax.legend()
+    fig.tight_layout()
+    show(fig)
 
 # %%
 eval_json = OUT / "eval" / "cleaning.json"
@@ -145,9 +156,12 @@ flags.head(20) if len(flags) else "no word flagged for review"
 # %%
 from pipeline.model import CORRECTION_KINDS  # noqa: E402
 
-assert len(cer) > 0, "no witness with a gold text was found"
 assert set(corrections["kind"]) <= set(CORRECTION_KINDS)
 assert corrections["confidence"].between(0, 1).all()
-ocr = by_dataset.loc["ocr"] if "ocr" in by_dataset.index else by_dataset.loc["all"]
-assert ocr["cer_after"] < ocr["cer_before"], f"cleaning did not lower the CER of the OCR witnesses: {ocr.to_dict()}"
-print(f"cleaning checks passed: OCR CER {ocr['cer_before']:.2%} -> {ocr['cer_after']:.2%}")
+if HAVE_GOLD:
+    assert len(cer) > 0, "the gold folder has no reading text of any witness"
+    ocr = by_dataset.loc["ocr"] if "ocr" in by_dataset.index else by_dataset.loc["all"]
+    assert ocr["cer_after"] < ocr["cer_before"], f"cleaning did not lower the CER of the OCR witnesses: {ocr.to_dict()}"
+    print(f"cleaning checks passed: OCR CER {ocr['cer_before']:.2%} -> {ocr['cer_after']:.2%}")
+else:
+    print(f"cleaning checks passed: {len(corrections)} corrections checked (no gold folder: CER not measured)")

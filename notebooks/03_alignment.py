@@ -131,7 +131,10 @@ tp = len(found & sure)
 fp = len(found - sure - possible)
 precision = tp / max(1, tp + fp)
 recall = tp / max(1, len(sure))
-print(f"links chosen: {len(found)}; gold sure: {len(sure)}; precision {precision:.2f}, recall {recall:.2f}")
+if gold_file.is_file():
+    print(f"links chosen: {len(found)}; gold sure: {len(sure)}; precision {precision:.2f}, recall {recall:.2f}")
+else:
+    print(f"links chosen: {len(found)}; no gold alignment at {gold_file} (set SHARED_DIR): precision and recall not measured")
 pd.DataFrame(
     [{"fr": a, "en": b, "chosen": (a, b) in found, "gold": "sure" if (a, b) in sure else "possible" if (a, b) in possible else ""}
      for a, b in sorted(found | sure | possible)]

@@ -48,9 +48,7 @@ def outputs_dir(fresh_build) -> Path:
     return out
 
 
-@pytest.mark.integration
-@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
-def test_notebook_runs_end_to_end(script: Path, outputs_dir: Path, monkeypatch):
+def _execute(script: Path, outputs_dir: Path, monkeypatch):
     # the kernel inherits this process's environment: the outputs of the fresh build, the venv's Python
     monkeypatch.setenv("PIPELINE_OUTPUTS", str(outputs_dir))
     monkeypatch.setenv("MPLBACKEND", "Agg")
@@ -59,6 +57,29 @@ def test_notebook_runs_end_to_end(script: Path, outputs_dir: Path, monkeypatch):
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
     client = NotebookClient(nb, timeout=120, kernel_name="python3", resources={"metadata": {"path": str(NOTEBOOKS)}})
     client.execute()  # raises CellExecutionError on the first failing cell
+    return nb
+
+
+def _printed(nb) -> str:
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []))
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("stem", ["02_cleaning", "03_alignment"])
+def test_notebook_runs_without_the_gold_folder(stem: str, outputs_dir: Path, monkeypatch, tmp_path):
+    """A fresh clone without ../shared runs the notebooks that use gold, and they say what they skip."""
+    monkeypatch.setenv("SHARED_DIR", str(tmp_path / "no-shared"))
+    nb = _execute(NOTEBOOKS / f"{stem}.py", outputs_dir, monkeypatch)
+    text = _printed(nb)
+    assert EXPECTED[stem] in text
+    assert "set SHARED_DIR" in text
+    assert "precision 0.00" not in text
+
+
+@pytest.mark.integration
+@pytest.mark.parametrize("script", SCRIPTS, ids=[p.stem for p in SCRIPTS])
+def test_notebook_runs_end_to_end(script: Path, outputs_dir: Path, monkeypatch):
+    nb = _execute(script, outputs_dir, monkeypatch)
     errors = [o for c in nb.cells if c.cell_type == "code" for o in c.get("outputs", []) if o.output_type == "error"]
     assert not errors
     last = [c for c in nb.cells if c.cell_type == "code"][-1]

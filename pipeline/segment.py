@@ -78,6 +78,7 @@ class MarkerLexicon:
     ordinals: tuple[tuple[str, int], ...]
     ordinal_suffixes: tuple[str, ...]
     no_digit_cost: float = 0.8
+    gap_fill_shapes: str = "0123456789"  # characters a misread law number can be printed as ([gap_fill] shapes)
     space_cost: float = 0.3
     prefix_bonus: float = 1.5
 
@@ -118,6 +119,7 @@ def load_markers(path: Path = DEFAULT_MARKERS_PATH) -> MarkerLexicon:
             no_digit_cost=float(costs.get("no_digit", 0.8)),
             space_cost=float(costs.get("space", 0.3)),
             prefix_bonus=float(costs.get("prefix_bonus", 1.5)),
+            gap_fill_shapes=str(data.get("gap_fill", {}).get("shapes", "0123456789")),
         )
     except (KeyError, TypeError, ValueError) as exc:
         if isinstance(exc, MarkerLexiconError):
@@ -158,6 +160,10 @@ class SegmentConfig:
     max_gap_penalty: float = 4.0
     restart_penalty: float = 3.0  # numbering restarts (to at most restart_max)
     restart_max: int = 1
+    # a misread number the sequence needs ("8." printed for 3 between laws 2 and 4, "T." for 7): a marker at a line
+    # start whose printed token is one of the lexicon's [gap_fill] shapes fills a one-number gap, if it is the only one
+    gap_fill: bool = True
+    gap_fill_cost: float = 1.6  # reading cost of such a marker (confidence 1 - 0.25 * cost = 0.6)
     min_numbered_laws: int = 2  # fewer decoded laws: the witness is a list of unnumbered rules
     # structure
     heading_max_chars: int = 80  # a heading line is at most this long
@@ -166,6 +172,7 @@ class SegmentConfig:
     heading_min_letters: int = 3
     heading_content_word_letters: int = 4  # words this long count for the title-case test ...
     heading_capitalised_ratio: float = 0.5  # ... and at least this share of them is capitalised ("Laws of the Game.")
+    section_heading_max_words: int = 4  # a title-case heading between two laws ("A Misdeal.") has at most this many
     fragment_min_words: int = 8  # an opening fragment (tail of the previous law) has at least this many words
     fragment_lower_ratio: float = 0.5  # ... and at least this share of lower-case words
     tail_debris_max_chars: int = 40  # a short unpunctuated paragraph after the last law is debris ("other")
@@ -487,6 +494,23 @@ def _is_title_heading(s: str, cfg: SegmentConfig) -> bool:
     return not content or capitalised / len(content) >= cfg.heading_capitalised_ratio
 
 
+def _is_section_heading(line: str, before: str, cfg: SegmentConfig) -> bool:
+    """A short title-case line after a finished sentence, between two laws ("A Misdeal.", "Cutting for Deal.").
+
+    Stricter than a heading before the first law: every word of ``heading_content_word_letters`` letters or more
+    is capitalised, at least one is, no digit or comma, at most ``section_heading_max_words`` words; the line
+    before it ends a sentence (a hard-wrapped "... may claim a / New Deal." is the law's own text).
+    """
+    s = line.strip()
+    words = s.rstrip(" .:—–-").split()
+    if not words or len(words) > cfg.section_heading_max_words or any(c.isdigit() or c in ",;" for c in s):
+        return False
+    if before.rstrip()[-1:] not in ".!?:;»\"')" or not _first_letter(s).isupper():
+        return False
+    content = [w for w in words if sum(c.isalpha() for c in w) >= cfg.heading_content_word_letters]
+    return bool(content) and all(_first_letter(w).isupper() for w in content)
+
+
 def _first_letter(s: str) -> str:
     return next((c for c in s if c.isalpha()), "")
 
@@ -499,6 +523,12 @@ def _is_fragment(s: str, cfg: SegmentConfig) -> bool:
         return False
     lower = sum(1 for w in words if _first_letter(w).islower())
     return lower / len(words) >= cfg.fragment_lower_ratio
+
+
+def _stops_mid_sentence(s: str) -> bool:
+    """The text ends on a word or a comma: its last sentence is cut off (a page or scan that stops mid-law)."""
+    s = s.rstrip()
+    return bool(s) and (s[-1].isalpha() or s[-1] in ",;-")
 
 
 def _heading_text(s: str) -> str:
@@ -696,9 +726,12 @@ def _tail_split(b: _Builder, start: int, end: int, is_last: bool) -> int:
     lines = _lines(text, start, end)
     cut = end
     tail: list[tuple[str, int]] = []
-    for ls, le in reversed(lines[1:]):
+    for k in range(len(lines) - 1, 0, -1):
+        ls, le = lines[k]
         line = text[ls:le]
-        if _is_caps_heading(line, cfg):
+        # a title-case section heading heads the next law: after the last law, such a line is debris ("Consult me")
+        section = not is_last and _is_section_heading(line, text[lines[k - 1][0] : lines[k - 1][1]], cfg)
+        if _is_caps_heading(line, cfg) or section:
             tail.append(("heading", ls))
         elif (
             is_last
@@ -775,6 +808,9 @@ def _emit_numbered(b: _Builder, style_path: list[_Chosen]) -> None:
         seq = "→".join(str(x) for x in (prev_n, r.number, next_n) if x is not None)
         how = f" ({', '.join(r.notes)})" if r.notes else ""
         evidence = f"marker {c.printed!r} read as {r.number}{how}; {c.context}; sequence {seq}"
+        cut_off = idx + 1 == len(style_path) and _stops_mid_sentence(text[c.body : end])
+        if cut_off:
+            evidence += "; the witness stops mid-sentence: the law goes on beyond it"
         b.mark(c.start, "law", lid)
         clauses = _clause_sequence(_clause_candidates(text, c.body, end)) if c.style == "arabic" else []
         _emit_law_body(
@@ -786,7 +822,7 @@ def _emit_numbered(b: _Builder, style_path: list[_Chosen]) -> None:
             end=end,
             printed=c.printed.strip(),
             confidence=max(cfg.min_confidence, min(1.0, conf)),
-            complete=True,
+            complete=not cut_off,
             evidence=evidence,
             clauses=clauses,
         )
@@ -969,6 +1005,40 @@ def decode_numbering(text: str, config: SegmentConfig = SegmentConfig()) -> tupl
     return style, [(c.reading.number, c.cand.printed, c.cand.start) for c in path]
 
 
+def _gap_fillers(text: str, a: _Chosen, b: _Chosen, cfg: SegmentConfig) -> list[_Candidate]:
+    """Markers between two chosen laws two apart that can only be the missing number, misread by OCR."""
+    shapes = re.escape(cfg.lexicon().gap_fill_shapes)
+    pat = re.compile(rf"(?m)^[ \t]*(?P<tok>[{shapes}]{{1,2}})(?P<term>\.)[ \t]+(?=[^\W\d_])")
+    n = a.reading.number + 1
+    out = []
+    for m in pat.finditer(text, a.cand.end, b.cand.start):
+        fscore, body = _follow(text, m.end("term"), ".", cfg)
+        if text[body : body + 1].islower():
+            continue
+        note = f"misread: printed {m.group('tok')!r}, the sequence {a.reading.number}→?→{n + 1} needs {n}"
+        reading = _Reading(n, cfg.gap_fill_cost, (note,))
+        start, end = m.start("tok"), m.end("term")
+        out.append(
+            _Candidate(
+                start, end, body, text[start:end], "arabic", (reading,), cfg.line_start_score + fscore, "line start"
+            )
+        )
+    return out
+
+
+def _fill_gaps(text: str, path: list[_Chosen], cfg: SegmentConfig) -> list[_Chosen]:
+    """The decoded path with each one-number gap filled by its only possible misread marker."""
+    out: list[_Chosen] = []
+    for a, b in zip(path, path[1:] + [None]):
+        out.append(a)
+        if b is None or b.reading.number - a.reading.number != 2 or a.cand.style != "arabic":
+            continue
+        fillers = _gap_fillers(text, a, b, cfg)
+        if len(fillers) == 1:
+            out.append(_Chosen(fillers[0], fillers[0].readings[0]))
+    return out
+
+
 def _best_path(text: str, cfg: SegmentConfig) -> tuple[str, list[_Chosen]]:
     cands = _candidates(text, cfg)
     results = []
@@ -984,6 +1054,8 @@ def _best_path(text: str, cfg: SegmentConfig) -> tuple[str, list[_Chosen]]:
         score, _, style, path = max(results, key=lambda r: (r[0], r[1]))
     if len(path) < cfg.min_numbered_laws:
         return "none", []
+    if cfg.gap_fill and style == "arabic":
+        path = _fill_gaps(text, path, cfg)
     return style, path
 
 

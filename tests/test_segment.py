@@ -500,3 +500,70 @@ def test_property_synthetic_codes_decode_exactly(code):
 def test_property_any_text_is_tiled(text):
     s = seg_text(text)
     check_invariants(s, text)
+
+
+# --------------------------------------------------------------------------------------------
+# Real books as printed: a number OCR misread beyond its look-alikes, section headings, a page cut off mid-law
+
+
+def test_a_misread_number_the_sequence_needs_is_read_with_its_evidence():
+    # "8." printed (OCR) for 3 between laws 2 and 4; "T." for 7 between 6 and 8: each law vanished into the one before
+    text = (
+        "1. The deal is made by two cards and three.\n"
+        "2. If the dealer gives too many cards, the adversary may claim a new deal.\n"
+        "8. If the dealer expose a card, the adversary may claim a new deal.\n"
+        "4. A card led out of turn may be taken up.\n"
+        "5. The game is five points.\n"
+        "6. If a card be faced in the pack, there must be a new deal.\n"
+        "T. Should the dealer turn up two cards, the adversary chooses.\n"
+        "8. The player who proposes may discard.\n"
+    )
+    s = seg_text(text)
+    check_invariants(s, text)
+    assert numbers(s) == [1, 2, 3, 4, 5, 6, 7, 8]
+    by_n = {law.number: law for law in s.laws}
+    assert by_n[3].printed == "8." and by_n[3].text.startswith("If the dealer expose")
+    assert by_n[7].printed == "T." and "misread" in by_n[7].evidence and "6→?→8" in by_n[7].evidence
+    assert by_n[3].confidence < by_n[4].confidence  # a reading the sequence forced is less sure than a printed one
+
+
+def test_a_gap_with_two_possible_markers_is_left_as_printed():
+    # two line-start markers could be the missing 3: neither is guessed
+    text = (
+        "1. The deal is made by two cards and three.\n"
+        "2. If the dealer gives too many cards, there is a new deal.\n"
+        "8. Cards exposed in dealing.\n"
+        "T. Cards exposed in play.\n"
+        "4. A card led out of turn may be taken up.\n"
+    )
+    assert numbers(seg_text(text)) == [1, 2, 4]
+
+
+def test_section_headings_between_laws_are_headings_not_law_text():
+    text = (
+        "Shuffling.\n"
+        "1. The pack must be shuffled by the dealer.\n"
+        "2. Each player may shuffle in turn.\n"
+        "A Misdeal.\n"
+        "3. A misdeal loses the deal.\n"
+        "4. If a card be faced in the pack, there must be a new deal, and the adversary may claim a\n"
+        "New Deal.\n"
+        "Cutting for Deal.\n"
+        "5. The lowest card deals.\n"
+    )
+    s = seg_text(text)
+    check_invariants(s, text)
+    by_n = {law.number: law for law in s.laws}
+    assert "Misdeal" not in by_n[2].text
+    assert by_n[3].heading == "A Misdeal." and by_n[5].heading == "Cutting for Deal."
+    # a hard-wrapped last line of a law ("may claim a / New Deal.") stays in the law
+    assert by_n[4].text.endswith("claim a New Deal.")
+    assert [g.kind for g in s.segments].count("heading") == 3
+
+
+def test_a_text_that_stops_mid_law_marks_that_law_incomplete():
+    text = "1. The game is five points.\n2. The player who turns up the king scores one, unless"
+    s = seg_text(text)
+    assert [law.complete for law in s.laws] == [True, False]
+    assert "stops mid-sentence" in s.laws[-1].evidence
+    assert seg_text(text + " he has proposed.").laws[-1].complete

@@ -268,6 +268,24 @@ def test_web_debris_lines_are_removed(en):
     assert all(x.kind == "debris" for x in c.corrections)
 
 
+def test_reader_and_archive_boilerplate_is_debris_laws_that_use_its_words_stay(en):
+    # a wiki page's banner, navigation and footer around a code, and a book viewer's stamp: none of it is a rule
+    raw = (
+        "From Wikisource, the free online library\nJump to navigation Jump to search\n← Previous Contents Next →\n"
+        "Digitized by Google\n1. Previous to the deal, the pack is shuffled.\n"
+        "2. The player next in turn may search the cards for a revoke.\nPrevious Contents Next\n"
+        'Retrieved from "https://example.org/w/index.php?title=Laws&oldid=1"\nCategories: Whist\n'
+        "Navigation menu\nPersonal tools\nNot logged in Talk Contributions Create account Log in\n"
+    )
+    c = run(raw, en, "en")
+    assert c.text.strip().splitlines() == [
+        "1. Previous to the deal, the pack is shuffled.",
+        "2. The player next in turn may search the cards for a revoke.",
+    ]
+    assert replay(raw, c.corrections) == c.text
+    assert {x.kind for x in c.corrections} == {"debris"}
+
+
 def test_lines_mode_keeps_the_line_count():
     lines = ["Читать книгу", "", "Le coup est bon dès qu*il y a", "car-", "tes de trop ;", "— 11 —"]
     out = clean_lines(lines, "fr")

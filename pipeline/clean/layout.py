@@ -107,6 +107,8 @@ def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: in
             start = spans[i][0] - 1 if i > 0 else s
             start = max(start, 0)
             end = len(text) if j == n - 1 or e >= len(text) else end
+        if edits and start < edits[-1].end:
+            start = edits[-1].end  # debris lines in a row at the end: the line before already took the newline
         edits.append(
             Edit(start, end, "", "debris", "line:" + ("script" if "script" in why else "pattern"), 0.95, (), why)
         )

@@ -704,7 +704,8 @@ def reading_text(result: WitnessResult) -> str:
                     lead = lead[len(law.printed) :].strip() if lead.startswith(law.printed) else lead
                     if lead and law.text.startswith(lead):
                         body = lead
-                paras.append(f"{law.number}. {body}".strip())
+                number = law.label if law.label[:1].isdigit() else law.number  # "12a" for a lettered law
+                paras.append(f"{number}. {body}".strip())
             elif law.kind == "clause" and law.printed:
                 paras.append(f"({law.label.split('(')[-1].rstrip(')')}) {law.text}".strip())
             elif law.text:

@@ -145,6 +145,7 @@ class Law:
     """One law (or clause, or unnumbered rule) of a witness.
 
     ``id`` is stable across rebuilds and re-scans: ``<game>.<witness>.law-<n>`` for a numbered law,
+    ``<game>.<witness>.law-<n><letter>`` for a lettered law printed after it (``law-12a``, number 12, label "12a"),
     ``<game>.<witness>.law-<n>.<x>`` for clause ``x`` of law ``n``, ``<game>.<witness>.rule-<k>``
     for the k-th unnumbered rule (1-based, by order).
     """

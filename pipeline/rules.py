@@ -62,7 +62,7 @@ CSV_COLUMNS = (
     "note",
 )
 _LAW_ID = re.compile(
-    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$"
+    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?P<letter>[a-z])?(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$"
 )
 
 
@@ -241,7 +241,7 @@ def parse_law_id(law_id: str) -> tuple[str, str, int | None]:
     m = _LAW_ID.match(law_id)
     if not m:
         raise AnnotationError(
-            f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[.<x>] or <game>.<witness>.rule-<k>"
+            f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[<letter>][.<x>] or <game>.<witness>.rule-<k>"
         )
     return m["game"], m["witness"], int(m["n"]) if m["n"] else None
 

@@ -204,6 +204,7 @@ class _Reading:
     number: int
     cost: float
     notes: tuple[str, ...]
+    letter: str = ""  # a lettered law inserted after its number ("12a.--"): "a"
 
 
 @dataclass(frozen=True)
@@ -757,7 +758,9 @@ def _emit_numbered(b: _Builder, style_path: list[_Chosen]) -> None:
     prefix = f"{w.game}.{w.id}."
     seen: dict[int, int] = {}
 
-    def law_id(n: int) -> str:
+    def law_id(n: int, letter: str = "") -> str:
+        if letter:
+            return f"{prefix}law-{n}{letter}"
         seen[n] = seen.get(n, 0) + 1
         return f"{prefix}law-{n}" + (f"-{seen[n]}" if seen[n] > 1 else "")
 
@@ -797,15 +800,24 @@ def _emit_numbered(b: _Builder, style_path: list[_Chosen]) -> None:
         c, r = ch.cand, ch.reading
         nxt = style_path[idx + 1].cand.start if idx + 1 < len(style_path) else len(text)
         end = _tail_split(b, c.start, nxt, idx + 1 == len(style_path))
-        lid = law_id(r.number)
-        prev_n = style_path[idx - 1].reading.number if idx else (inferred_n if has_inferred else None)
-        next_n = style_path[idx + 1].reading.number if idx + 1 < len(style_path) else None
+        lid = law_id(r.number, r.letter)
+        prev = style_path[idx - 1].reading if idx else None
+        nxt_r = style_path[idx + 1].reading if idx + 1 < len(style_path) else None
+        prev_n = prev.number if prev else (inferred_n if has_inferred else None)
+        next_n = nxt_r.number if nxt_r else None
         conf = 1.0 - cfg.confidence_per_cost * r.cost
         if c.context not in ("line start", "sentence start", "after a dash"):
             conf -= cfg.weak_context_confidence
-        if (prev_n is not None and prev_n != r.number - 1) or (next_n is not None and next_n != r.number + 1):
+        # a lettered law ("12a") follows its number: 12 → 12a → 13 has no gap
+        gap_before = prev_n is not None and prev_n not in (r.number - 1, r.number if r.letter else -1)
+        gap_after = next_n is not None and next_n != r.number + 1 and not (nxt_r and nxt_r.letter)
+        if gap_before or gap_after:
             conf -= cfg.gap_confidence
-        seq = "→".join(str(x) for x in (prev_n, r.number, next_n) if x is not None)
+
+        def label(x: _Reading | None, n: int | None) -> str | None:
+            return f"{x.number}{x.letter}" if x else (str(n) if n is not None else None)
+
+        seq = "→".join(x for x in (label(prev, prev_n), label(r, r.number), label(nxt_r, next_n)) if x is not None)
         how = f" ({', '.join(r.notes)})" if r.notes else ""
         evidence = f"marker {c.printed!r} read as {r.number}{how}; {c.context}; sequence {seq}"
         cut_off = idx + 1 == len(style_path) and _stops_mid_sentence(text[c.body : end])
@@ -821,6 +833,7 @@ def _emit_numbered(b: _Builder, style_path: list[_Chosen]) -> None:
             body=c.body,
             end=end,
             printed=c.printed.strip(),
+            label=f"{r.number}{r.letter}",
             confidence=max(cfg.min_confidence, min(1.0, conf)),
             complete=not cut_off,
             evidence=evidence,
@@ -842,6 +855,7 @@ def _emit_law_body(
     complete: bool,
     evidence: str,
     clauses: list[_Clause],
+    label: str = "",
 ) -> None:
     text, cfg = b.text, b.cfg
     end = _rstrip_end(text, start, end)
@@ -850,7 +864,7 @@ def _emit_law_body(
         kind="law",
         number=number,
         printed=printed,
-        label=str(number),
+        label=label or str(number),
         start=start,
         end=end,
         text=_collapse(text[body:end]),
@@ -1039,6 +1053,31 @@ def _fill_gaps(text: str, path: list[_Chosen], cfg: SegmentConfig) -> list[_Chos
     return out
 
 
+def _lettered(text: str, path: list[_Chosen], cfg: SegmentConfig) -> list[_Chosen]:
+    """The path with lettered laws inserted after their number ("12a.--" between 12 and 13), in letter order."""
+    terms = "|".join(re.escape(t) for t, _ in cfg.lexicon().terminators)
+    out: list[_Chosen] = []
+    for a, b in zip(path, path[1:] + [None]):
+        out.append(a)
+        n, stop = a.reading.number, (b.cand.start if b else len(text))
+        letter = "a"
+        pat = re.compile(rf"(?m)^[ \t]*(?P<tok>{n}(?P<letter>[a-z]))(?P<term>{terms})")
+        for m in pat.finditer(text, a.cand.end, stop):
+            if m["letter"] != letter:
+                break
+            fscore, body = _follow(text, m.end("term"), m["term"], cfg)
+            if text[body : body + 1].islower():
+                continue
+            reading = _Reading(n, 0.0, (f"lettered law {n}{letter}",), letter)
+            start, end = m.start("tok"), m.end("term")
+            cand = _Candidate(
+                start, end, body, text[start:end], "arabic", (reading,), cfg.line_start_score + fscore, "line start"
+            )
+            out.append(_Chosen(cand, reading))
+            letter = chr(ord(letter) + 1)
+    return out
+
+
 def _best_path(text: str, cfg: SegmentConfig) -> tuple[str, list[_Chosen]]:
     cands = _candidates(text, cfg)
     results = []
@@ -1054,8 +1093,8 @@ def _best_path(text: str, cfg: SegmentConfig) -> tuple[str, list[_Chosen]]:
         score, _, style, path = max(results, key=lambda r: (r[0], r[1]))
     if len(path) < cfg.min_numbered_laws:
         return "none", []
-    if cfg.gap_fill and style == "arabic":
-        path = _fill_gaps(text, path, cfg)
+    if style == "arabic":
+        path = _lettered(text, _fill_gaps(text, path, cfg) if cfg.gap_fill else path, cfg)
     return style, path
 
 

@@ -104,7 +104,7 @@ def witness_href(witness_id: str, law_id: str | None = None, prefix: str = "") -
 def law_label(law: Law) -> str:
     """The label of a law from its number *as read* ("Law 38"), never the printed form (".$.", "38.")."""
     if law.kind == "law" and law.number is not None:
-        return f"Law {law.number}"
+        return f"Law {law.label if law.label[:1].isdigit() else law.number}"  # "Law 12a" for a lettered law
     label = law.label or (str(law.number) if law.number is not None else law.id)
     if label[:1].isdigit():
         return f"Law {label}"

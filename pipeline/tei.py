@@ -648,9 +648,9 @@ def _ancestors(law: Law, by_id: Mapping[str, Law]) -> list[str]:
 
 
 def div_n(law: Law) -> str:
-    """The ``div/@n`` of a law: its number, a clause's letter, a rule's label."""
+    """The ``div/@n`` of a law: its number (with its letter, "12a"), a clause's letter, a rule's label."""
     if law.kind == "law" and law.number is not None:
-        return str(law.number)
+        return law.label if law.label[:1].isdigit() else str(law.number)
     if law.kind == "clause" and law.parent and law.id.startswith(law.parent + "."):
         return law.id[len(law.parent) + 1 :]
     return law.label or law.id

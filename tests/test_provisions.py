@@ -165,8 +165,11 @@ def en004():
 
 def test_revised_code_is_segmented_into_its_94_laws_with_section_headings(en004):
     base = [l for l in en004 if not l.parent]
-    assert [l.number for l in base] == list(range(1, 95))
-    by = {l.number: l for l in base}
+    # laws 1-94 and the lettered law 12a printed between 12 and 13
+    assert [l.label for l in base] == [str(n) for n in range(1, 13)] + ["12a"] + [str(n) for n in range(13, 95)]
+    by = {l.label: l for l in base}
+    assert by["12a"].id == "whist.en-004.law-12a" and by["12a"].text.startswith("Any candidate may declare")
+    by = {l.number: l for l in base if l.label.isdigit()}
     assert by[1].heading.startswith("CARDS") and by[4].heading.startswith("CUTTING OR DRAWING")
     assert by[37].heading.startswith("A MISDEAL") and by[74].heading.startswith("THE REVOKE")
     assert by[94].heading.startswith("GENERAL RULES")

@@ -99,17 +99,17 @@ def check_invariants(s: Segmented, text: str) -> None:
     assert starts == sorted(starts)
     for law in s.laws:
         assert 0 <= law.start <= law.end <= len(text)
-        assert re.fullmatch(r"[a-z]+\.[a-z0-9-]+\.(law-\d+(-\d+)?(\.[a-z]+)?|rule-\d+)", law.id), law.id
+        assert re.fullmatch(r"[a-z]+\.[a-z0-9-]+\.(law-\d+[a-z]?(-\d+)?(\.[a-z]+)?|rule-\d+)", law.id), law.id
         # a law's segments: its own, and its clauses' (a law made only of clauses has none of its own)
         own = [g for g in segs if g.law_id and (g.law_id == law.id or g.law_id.startswith(law.id + "."))]
         assert own, f"{law.id} has no segment"
         assert own[0].start == law.start and own[-1].end >= law.end
         assert 0.0 < law.confidence <= 1.0
         assert law.text == " ".join(law.text.split())
-    nums = [law.number for law in s.laws if law.kind == "law"]
-    # increasing, except a documented restart at 1 (numbering per section)
+    nums = [(law.number, law.label.lstrip("0123456789")) for law in s.laws if law.kind == "law"]
+    # increasing (a lettered law "12a" after 12), except a documented restart at 1 (numbering per section)
     for a, b in zip(nums, nums[1:]):
-        assert b > a or b == 1
+        assert b > a or b[0] == 1
 
 
 @lru_cache(maxsize=None)
@@ -567,3 +567,25 @@ def test_a_text_that_stops_mid_law_marks_that_law_incomplete():
     assert [law.complete for law in s.laws] == [True, False]
     assert "stops mid-sentence" in s.laws[-1].evidence
     assert seg_text(text + " he has proposed.").laws[-1].complete
+
+
+def test_lettered_laws_are_laws_of_their_own():
+    # the 1900 code of Whist prints "12a.--" between laws 12 and 13: a law with its own id, not text of law 12
+    text = (
+        "12.--A candidate wishing to enter a table must declare such intention.\n\n"
+        "12a.--Any candidate may declare into any table that is not complete.\n\n"
+        "12b.--A candidate who has declared in may withdraw.\n\n"
+        "13.--In the formation of fresh tables, those candidates who have not played have the prior right.\n"
+    )
+    s = seg_text(text)
+    check_invariants(s, text)
+    assert [(law.id.rsplit(".", 1)[-1], law.number, law.label) for law in s.laws] == [
+        ("law-12", 12, "12"),
+        ("law-12a", 12, "12a"),
+        ("law-12b", 12, "12b"),
+        ("law-13", 13, "13"),
+    ]
+    assert s.laws[1].text == "Any candidate may declare into any table that is not complete."
+    assert all(law.confidence == 1.0 for law in s.laws)  # 12 → 12a → 12b → 13 has no gap
+    # a letter out of order, or after a number that is not the law before it, stays text
+    assert numbers(seg_text("12.--A law.\n\n12b.--Text.\n\n13.--Another law.\n")) == [12, 13]

@@ -68,7 +68,7 @@ def _non_latin_share(line: str) -> float:
 
 def pass_debris_lines(text: str, lex: LexiconData, ratio: float, frame_words: int = 2) -> list[Edit]:
     """Whole lines of web-page debris: another script than the witness language, or a debris pattern."""
-    edits = []
+    edits: list[Edit] = []
     spans = list(_line_spans(text))
     n = len(spans)
     for k, (s, e, line) in enumerate(spans):

@@ -17,7 +17,7 @@ GCIDE := /usr/share/dictd/gcide.index
 # Debian's python3-grammalecte (French grammar rules, pipeline/clean/grammar.py imports it from the system's dist-packages)
 GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
-.PHONY: all help install build test eval bench site status clean-cache check
+.PHONY: all help install build test eval bench results site status clean-cache check
 
 all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
 
@@ -81,10 +81,15 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_settings
 	$(BIN)/python -m measure.evaluate_align
+	$(BIN)/python -m measure.results
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB
 	$(BIN)/python -m measure.bench_clean
 	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
+	$(BIN)/python -m measure.results
+
+results: install ## render docs/RESULTS.md from the figures in outputs/eval and outputs/bench (run by eval and bench too)
+	$(BIN)/python -m measure.results
 
 clean-cache: ## forget the per-witness stage cache (the next build recomputes everything)
 	rm -rf .cache/pipeline

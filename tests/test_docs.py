@@ -41,5 +41,5 @@ def test_every_subcommand_is_documented():
 
 def test_every_make_target_is_in_make_help():
     makefile = (ROOT / "Makefile").read_text(encoding="utf-8")
-    for target in ("all", "install", "build", "test", "eval", "bench", "status"):
+    for target in ("all", "install", "build", "test", "eval", "bench", "results", "status"):
         assert re.search(rf"^{target}:.*## ", makefile, re.M), f"make {target} has no help text"

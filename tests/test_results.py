@@ -1,0 +1,41 @@
+"""docs/RESULTS.md is rendered from the committed figures (outputs/eval, outputs/bench), never typed by hand."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from measure.results import RESULTS, render
+
+from conftest import OUTPUTS
+
+
+def test_the_committed_results_page_is_what_the_committed_figures_render():
+    assert RESULTS.read_text(encoding="utf-8") == render(OUTPUTS / "eval", OUTPUTS / "bench"), (
+        "docs/RESULTS.md is stale: run `make results` and commit it"
+    )
+
+
+def test_a_changed_figure_changes_the_page(tmp_path: Path):
+    for sub in ("eval", "bench"):
+        shutil.copytree(OUTPUTS / sub, tmp_path / sub)
+    bench = tmp_path / "bench" / "cleaning.json"
+    data = json.loads(bench.read_text(encoding="utf-8"))
+    data["first_pass"]["median_ratio"] = 1.234
+    bench.write_text(json.dumps(data), encoding="utf-8")
+    page = render(tmp_path / "eval", tmp_path / "bench")
+    assert "**1.23×**" in page and page != render(OUTPUTS / "eval", OUTPUTS / "bench")
+
+
+def test_every_figure_file_is_rendered_and_a_missing_one_is_said_missing(tmp_path: Path):
+    page = render(OUTPUTS / "eval", OUTPUTS / "bench")
+    for name in ("eval/cleaning.json", "eval/lm.json", "eval/settings.json", "eval/alignment.json"):
+        assert f"`outputs/{name}`" in page, name
+    for name in ("bench/cleaning.json", "bench/build.json"):
+        assert f"`outputs/{name}`" in page, name
+    (tmp_path / "eval").mkdir()
+    (tmp_path / "bench").mkdir()
+    empty = render(tmp_path / "eval", tmp_path / "bench")
+    assert "`outputs/eval/cleaning.json` is not in this checkout" in empty
+    assert "`outputs/bench/build.json` is not in this checkout" in empty

@@ -146,7 +146,7 @@ def raw_laws(witnesses: dict[str, Witness]) -> list[Law]:
 
 
 def pipeline_laws(path: Path) -> list[Law]:
-    """Law objects from ``outputs/laws.csv`` (columns in docs/CONTRACTS.md)."""
+    """Law objects from ``outputs/laws.csv`` (columns in docs/OUTPUTS.md)."""
     laws = []
     with path.open(encoding="utf-8", newline="") as fh:
         for r in csv.DictReader(fh):

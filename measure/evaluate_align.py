@@ -296,7 +296,7 @@ def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLD
     """For each score threshold: the precision of the links of ``band`` scoring at least that, over all golds and on
     the worst gold.  Run with ``--set band_high=0`` every link that may be "high" (a primary link on a shared event)
     is in the band, and AlignConfig.band_high is read off this table: the lowest threshold whose worst-gold precision
-    is at least 0.95 (README, "Alignment")."""
+    is at least 0.95 (docs/decisions.md, "Alignment")."""
     rows = []
     for t in thresholds:
         tp = fp = 0

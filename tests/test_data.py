@@ -298,7 +298,7 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
 
 
 def test_the_database_holds_a_law_longer_than_the_csv_modules_field_limit(out, tmp_path):
-    """A book printed as one line gives cells of hundreds of kilobytes (issue 18: the build stopped with
+    """A book printed as one line gives cells of hundreds of kilobytes (the build had stopped with
     `field larger than field limit (131072)`)."""
     copy = tmp_path / "tables"
     shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "tei", "text", "figures", "*.sqlite"))

@@ -39,3 +39,20 @@ def test_every_figure_file_is_rendered_and_a_missing_one_is_said_missing(tmp_pat
     empty = render(tmp_path / "eval", tmp_path / "bench")
     assert "`outputs/eval/cleaning.json` is not in this checkout" in empty
     assert "`outputs/bench/build.json` is not in this checkout" in empty
+
+
+def test_the_alignment_baseline_links_copies_and_nothing_without_shared_words():
+    from measure.baseline_align import tfidf_links
+    from pipeline.model import Law
+
+    def law(wit: str, n: int, text: str) -> Law:
+        return Law(f"whist.{wit}.law-{n}", wit, "whist", "en", "law", n, "", str(n), n, 0, len(text), text)
+
+    code = ["If the dealer exposes a card, the adversaries may call a new deal.", "A revoke costs three tricks."]
+    laws = [law("a", i, t) for i, t in enumerate(code)] + [law("b", i, t) for i, t in enumerate(reversed(code))]
+    assert {(l.a, l.b) for l in tfidf_links(laws, "a", "b")} == {
+        ("whist.a.law-0", "whist.b.law-1"),
+        ("whist.a.law-1", "whist.b.law-0"),
+    }
+    other = [law("c", 0, "Le joueur qui renonce perd la partie.")]
+    assert tfidf_links(laws + other, "a", "c") == ()

@@ -19,7 +19,7 @@ GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
 .PHONY: all help install build test eval bench results site status clean-cache check
 
-all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
+all: build results ## install (if needed), build the whole edition into outputs/ (tables, texts, TEI, rules, site) and render docs/RESULTS.md
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'

@@ -56,3 +56,19 @@ def test_the_alignment_baseline_links_copies_and_nothing_without_shared_words():
     }
     other = [law("c", 0, "Le joueur qui renonce perd la partie.")]
     assert tfidf_links(laws + other, "a", "c") == ()
+
+
+def test_the_readme_headline_figures_are_figures_of_the_results_page():
+    """The README's headline table is written by hand: each of its bold figures must be one the outputs give."""
+    import re
+
+    from conftest import ROOT
+
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = re.search(r"^## Headline figures$(.*?)^## ", readme, re.S | re.M)
+    assert section, "README has no 'Headline figures' section"
+    figures = [f.removeprefix("F1 ") for f in re.findall(r"\*\*([^*]+)\*\*", section.group(1))]
+    assert len(figures) >= 6
+    page = RESULTS.read_text(encoding="utf-8")
+    stale = [f for f in figures if f not in page]
+    assert not stale, f"README headline figures not in docs/RESULTS.md: {stale}"

@@ -31,11 +31,33 @@ PATTERNS = {
 COMPILED = {name: re.compile(p, re.I) for name, p in PATTERNS.items()}
 
 
+UNTRACKED_DIRS = {
+    ".git",
+    ".venv",
+    "node_modules",
+    ".cache",
+    ".mypy_cache",
+    ".ruff_cache",
+    ".pytest_cache",
+    "__pycache__",
+}
+
+
+def file_names() -> list[str]:
+    """The tracked files (``git ls-files``), or, outside a git checkout, every file but caches and environments."""
+    if (ROOT / ".git").exists():
+        out = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout
+        return [n.decode("utf-8") for n in out.split(b"\0") if n]
+    return [
+        p.relative_to(ROOT).as_posix()
+        for p in ROOT.rglob("*")
+        if p.is_file() and not UNTRACKED_DIRS & set(p.relative_to(ROOT).parts)
+    ]
+
+
 def tracked_text_files() -> list[Path]:
-    names = subprocess.run(["git", "ls-files", "-z"], cwd=ROOT, capture_output=True, check=True).stdout.split(b"\0")
     out = []
-    for raw in names:
-        name = raw.decode("utf-8")
+    for name in file_names():
         if not name or name in SKIP_FILES or name.startswith(SKIP_PREFIXES):
             continue
         path = ROOT / name

@@ -17,9 +17,9 @@ GCIDE := /usr/share/dictd/gcide.index
 # Debian's python3-grammalecte (French grammar rules, pipeline/clean/grammar.py imports it from the system's dist-packages)
 GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
-.PHONY: all help install build test eval bench site status clean-cache check notebooks
+.PHONY: all help install build test eval bench results site status clean-cache check notebooks
 
-all: build ## install (if needed) and build the whole edition: outputs/ (tables, texts, TEI, rules, site)
+all: build results ## install (if needed), build the whole edition into outputs/ (tables, texts, TEI, rules, site) and render docs/RESULTS.md
 
 help: ## list the targets
 	@grep -E '^[a-z-]+:.*## ' $(MAKEFILE_LIST) | awk -F':.*## ' '{printf "  make %-12s %s\n", $$1, $$2}'
@@ -81,10 +81,15 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_settings
 	$(BIN)/python -m measure.evaluate_align
+	$(BIN)/python -m measure.results
 
 bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB
 	$(BIN)/python -m measure.bench_clean
 	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
+	$(BIN)/python -m measure.results
+
+results: install ## render docs/RESULTS.md from the figures in outputs/eval and outputs/bench (run by eval and bench too)
+	$(BIN)/python -m measure.results
 
 notebooks: build ## execute the notebooks against outputs/ into notebooks/executed/ (HTML and .ipynb; the gold sections need ../shared)
 	@mkdir -p notebooks/executed

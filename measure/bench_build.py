@@ -232,7 +232,7 @@ def run(
 
 
 BOOK_MB = (0.5, 1.0, 2.0, 4.0)  # the book series: one witness of each size, built alone
-BOOK_MAX_RATIO = 2.2  # time per doubling of the witness, at most (issue 18)
+BOOK_MAX_RATIO = 2.2  # time per doubling of the witness, at most (the book series' bound)
 BOOK_MAX_WORKER_MIB = 2048  # peak memory of the worker at 4 MB, at most
 
 

@@ -1,5 +1,5 @@
 """Check that the real-word rules' spaCy tagger tags alike with thinc's plain numpy ops and with BLIS
-(issue 19, first-pass speed): ``python -m measure.check_tagger_ops [fr|en ...]``.
+(the cleaner runs the numpy ops for first-pass speed): ``python -m measure.check_tagger_ops [fr|en ...]``.
 
 :func:`pipeline.clean.realwords.spacy_tagger` runs its model's matrix products through numpy
 (``NumpyOps(use_blis=False)``), which is faster on this machine than thinc's default BLIS kernels.  The

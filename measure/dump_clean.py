@@ -1,4 +1,4 @@
-"""Dump every cleaned output the speed work must leave byte-identical (issue 19, first-pass speed).
+"""Dump every cleaned output a speed change must leave byte-identical (first-pass speed of the cleaner).
 
 ``python -m measure.dump_clean OUT.json`` writes, for the seed witnesses (``corpus/raw``, the build's
 resources), the ICDAR 2017 FR and EN dev sets as the bench's 20-sentence documents (hyphen joining off,

@@ -43,6 +43,7 @@ from typing import Iterable, Sequence
 
 from pipeline.align import AlignConfig, align, load_resources
 from pipeline.model import Law, Link, Witness
+from .baseline_align import tfidf_links
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_GOLD_DIR = ROOT / "tests" / "fixtures" / "align"
@@ -146,7 +147,7 @@ def raw_laws(witnesses: dict[str, Witness]) -> list[Law]:
 
 
 def pipeline_laws(path: Path) -> list[Law]:
-    """Law objects from ``outputs/laws.csv`` (columns in docs/CONTRACTS.md)."""
+    """Law objects from ``outputs/laws.csv`` (columns in docs/OUTPUTS.md)."""
     laws = []
     with path.open(encoding="utf-8", newline="") as fh:
         for r in csv.DictReader(fh):
@@ -296,7 +297,7 @@ def calibration(results: Sequence[dict], thresholds: Sequence[float] = THRESHOLD
     """For each score threshold: the precision of the links of ``band`` scoring at least that, over all golds and on
     the worst gold.  Run with ``--set band_high=0`` every link that may be "high" (a primary link on a shared event)
     is in the band, and AlignConfig.band_high is read off this table: the lowest threshold whose worst-gold precision
-    is at least 0.95 (README, "Alignment")."""
+    is at least 0.95 (docs/decisions.md, "Alignment")."""
     rows = []
     for t in thresholds:
         tp = fp = 0
@@ -363,6 +364,7 @@ def evaluate_golds(
     for l in extra_laws:
         extra_by_wit[l.witness_id].append(l)
     cache: dict[tuple[str, tuple[str, ...]], tuple[Link, ...]] = {}
+    laws_of: dict[tuple[str, tuple[str, ...]], list[Law]] = {}
     results = []
     for gold in gold_files:
         game, wa, wb, sure, possible, none = read_gold_full(gold)
@@ -377,10 +379,13 @@ def evaluate_golds(
             game_laws = [l for l in laws if l.game == game] + [l for w in added for l in extra_by_wit[w]]
             game_laws += [l for l in segmented_laws(corpus_dir, missing) if l.game == game]
             cache[key] = align(game_laws, resources, config, witnesses)
+            laws_of[key] = game_laws
         res = score_links(cache[key], wa, wb, sure, possible)
         res.update(score_unaligned(cache[key], wa, wb, none))
         res["bands"] = band_counts(cache[key], wa, wb, sure, possible)
         res["scored_links"] = scored_links(cache[key], wa, wb, sure, possible)
+        plain = score_links(tfidf_links(laws_of[key], wa, wb), wa, wb, sure, possible)
+        res["baseline"] = {k: plain[k] for k in ("precision", "recall", "f1", "tp", "fp", "fn")}  # TF-IDF cosine
         res["gold"] = gold.name
         res["game"] = game
         results.append(res)

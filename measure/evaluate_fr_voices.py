@@ -36,7 +36,7 @@ from .folds import doc_folds
 K = 5
 # the vectors voice's weights the folds choose among (the rows with "vectors"); "w=X" in a row fixes it
 VECTOR_WEIGHTS = (0.0, 1.0, 2.0, 4.0)
-# the French rows of realword.tsv before issue 19's agreement rows (fr-000/fr-001's), which the folds report on
+# the French rows of realword.tsv before the agreement rows (fr-000/fr-001's), which the folds report on
 # but do not remove: (printed, intended, pattern)
 BEFORE_RULES = 12
 

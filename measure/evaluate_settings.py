@@ -49,7 +49,7 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
         # as candidates, and such a word no voice knows a gain over the non-word (``lm:`` names settings of the
         # language-model pass, CleanConfig.lm: here the pair name_variant_cost, name_lexicon_gain)
         # a full stop after a word that never ends a sentence (corpus/lexicon/stray_stops.tsv): none, or the
-        # English articles and coordinators (2026-12-02, eighth round)
+        # English articles and coordinators (2026-12-02, with the misread marks and the capital after a stop)
         "data:stray_stops": ("", "the an and or"),
         # a repair right after a full stop that changes a first l restores the capital (lie -> He): off, on
         "capital_stems": ("", "l"),

@@ -169,7 +169,7 @@ class AlignConfig:
     no_reading_factor: float = 0.5  # one law is read as ruling on an event, the other on none: similarity times this
     unread_factor: float = 1.0  # neither law has an event read (a game without extraction data): similarity as is
     # certainty bands of a link (alignments.csv band, TEI link/@cert), set from the precision measured per band by
-    # `make eval` over every gold (README, "Alignment"): a link is "high" when it scores at least band_high AND both
+    # `make eval` over every gold (docs/decisions.md): a link is "high" when it scores at least band_high AND both
     # laws were read as ruling on a shared event (or the two witnesses are readings of one printed text); "medium"
     # from band_medium; "low" below
     band_high: float = 0.65

@@ -1005,7 +1005,7 @@ def _build_into(
             str(p.relative_to(staging.dir))
             for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
             for p in staging.dir.glob(pat)
-        )  # the data helper's files, when this build has them
+        )  # the figures, data package and database, when this build has them
         for rel, data in render_site(
             [s.result for s in slims if s.result is not None],
             kept,

@@ -55,11 +55,11 @@ class LMConfig:
     at 1.5 (two 1.0) with the words of zipf 4.5 one edit away as candidates (all 5), names at 1.0 (all 5),
     rare words at 5.0 (one 3.0, one off), lone letters at 2.0 (two 1.0); the French folds all kept rare and
     real words as printed (99: off, ``strong_langs``; names too in 4 of 5) and repair non-words at 2.0 with a
-    channel scale of 2.0 (``other_margin``, ``other_channel_scale``).  Fourth round (2026-12-01, the channel's
-    learnt confusions, ``corpus/lexicon/confusions_learnt.tsv``): the English folds chose a channel scale of 2.5
-    (4 of 5), lone letters at 1.0 (4 of 5) and frequent words of zipf 5.0 (4 of 5).  Fifth round (2026-12-01,
-    the cleaner's new speck and lost-hyphen rules): non-words at -1.0 (5 of 5), the defaults below.  Eighth round
-    (2026-12-02, the stray stops and misread marks): frequent words of zipf 4.5 in 3 of 5 folds, but over the whole
+    channel scale of 2.0 (``other_margin``, ``other_channel_scale``).  With the channel's learnt confusions
+    (2026-12-01, ``corpus/lexicon/confusions_learnt.tsv``): the English folds chose a channel scale of 2.5
+    (4 of 5), lone letters at 1.0 (4 of 5) and frequent words of zipf 5.0 (4 of 5).  With the cleaner's speck
+    and lost-hyphen rules (2026-12-01): non-words at -1.0 (5 of 5), the defaults below.  With the stray stops
+    and misread marks (2026-12-02): frequent words of zipf 4.5 in 3 of 5 folds, but over the whole
     set 4.5 gives the same CER as 5.0 (10.74 %) with 58 right words made wrong against 56: the default stays 5.0."""
 
     lam: float = (
@@ -88,7 +88,7 @@ class LMConfig:
     # where no n-gram model exists (French): the language's word frequencies (wordfreq zipf) as a unigram voice
     w_unigram: float = 0.95
     # French voices that are off by default: on ICDAR 2017 FR dev (held-out folds) both made the figure worse
-    # (unigram 0.10 -> 0.10 %, + grammar 0.08 %, measure.evaluate_lm / README); "unigram", "grammar"; "vectors"
+    # (unigram 0.10 -> 0.10 %, + grammar 0.08 %, measure.evaluate_lm, decisions.md); "unigram", "grammar"; "vectors"
     # (2026-12-02, measure.evaluate_fr_voices: 0.27 -> 0.26 % with the folds' weight, 0.27 % at 1.0 and 2.0)
     extra_voices: tuple[str, ...] = ()
     unigram_floor: float = -5.0  # log10 P of a word the unigram voice does not know (a non-word as printed)
@@ -117,7 +117,7 @@ class LMConfig:
     # a name no lexicon knows also gets the words of any frequency it becomes with cheap OCR confusions undone
     # at most this much in their listed costs (Fountainbridgc -> Fountainbridge; 0: off); chosen with the gain
     # below on the English folds (3 of 5; the other 2 chose 0.6 with the same gain: measure.evaluate_settings,
-    # sixth round)
+    # 2026-12-02)
     name_variant_cost: float = 0.8
     name_lexicon_gain: float = 4.0  # ... and such a word no voice knows gains this (log10) over the non-word
     # ... for a name of this many letters or more, printed in title case (a shorter one is near some word by

@@ -20,7 +20,7 @@ GAMES = ("ecarte", "whist")
 LANGS = ("fr", "en")
 KINDS = ("ocr", "transcription", "modernized")
 
-# Kinds of Correction.  Documented in the README (outputs/corrections.csv).
+# Kinds of Correction.  Documented in docs/OUTPUTS.md (outputs/corrections.csv).
 CORRECTION_KINDS = (
     "normalisation",  # Unicode/typography: NFC, curly quotes, control characters, long s read as s
     "debris",  # OCR debris characters (^, stray |, *, » inside words) and web-page debris lines

@@ -771,11 +771,11 @@ def test_gold_evaluation_segments_every_witness_of_the_game(dev_laws):
     assert res["whist_en901_fr001.csv"]["f1"] == 1.0, res
 
 
-# ---------------------------------------------------------------------------------------------- issue 17
+# -------------------------------------------------------------- laws read as event, conditions and outcome
 # The Revised Code of 1900 (en-004, 94 laws, 111 alignment units with its clauses) against the seeds, golds read by
 # hand (whist_en004_*.csv, with the laws that have no counterpart as rows "law,,none"); unrelated witnesses (en-902,
 # fr-904: revoke laws) against the dealing-only seeds; fr-905, a French code paraphrasing chapters of en-004 (REPORT
-# gold).  Floors at the targets of the issue.
+# gold).  Floors at the project's targets.
 
 
 def test_revised_code_against_foster_and_the_french_rules(dev_results):

@@ -1,4 +1,4 @@
-"""The fast paths of the candidate search give what the plain ones give (issue 19: speed changes no output)."""
+"""The fast paths of the candidate search give what the plain ones give (a speed change changes no output)."""
 
 from __future__ import annotations
 
@@ -54,7 +54,7 @@ def test_known_word_variants_and_costs_equal_the_plain_search():
 
 
 def test_known_word_candidates_kept_per_vocabulary_equal_those_found_afresh():
-    # (sixth round: the answer for the last vocabulary asked is kept with the variants; asking with another
+    # (the answer for the last vocabulary asked is kept with the variants; asking with another
     # table, then the first again, gives each table's own answer)
     rep = general_resources("en").repairer(CleanConfig())
     s = rep.search

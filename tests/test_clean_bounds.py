@@ -1,4 +1,4 @@
-"""Hostile input through the clean stage (issue 18): bounded work per token and per line, nothing dropped
+"""Hostile input through the clean stage: bounded work per token and per line, nothing dropped
 silently, progress only on a terminal, and a fuzz test of clean_text."""
 
 from __future__ import annotations
@@ -57,7 +57,7 @@ def baseline():
 
 
 def test_a_5000_letter_token_costs_what_a_sentence_costs(baseline):
-    # issue 18, case 1: 22 GB and killed before the bounds
+    # case 1: 22 GB and killed before the bounds
     letters = "".join(random.Random(5).choice(string.ascii_lowercase) for _ in range(5000))
     status, out, _, dt, rss = run_clean(letters + "\n")
     assert status == 0 and out == letters + "\n"  # left as printed
@@ -108,7 +108,7 @@ def test_a_long_line_of_mojibake_is_repaired_in_linear_time():
 
 
 def test_a_line_in_another_script_is_removed_with_its_reason_and_said_so():
-    # issue 18, case 7: printed nothing, said nothing
+    # case 7: printed nothing, said nothing
     status, out, err, _, _ = run_clean("Он сказал: the revoke is tbe penalty.\nThe dealer deals.\n")
     assert status == 0 and out == "The dealer deals.\n"
     assert "removed 1 line" in err and "line 1" in err and "another script" in err

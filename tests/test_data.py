@@ -98,10 +98,10 @@ def test_parquet_and_json_hold_the_same_laws_with_proper_nulls(out):
     assert all(isinstance(r["number"], int) for r in records if r["number"] is not None)
 
 
-def test_every_declared_column_is_documented_in_the_readme():
+def test_every_declared_column_is_documented_in_the_data_dictionary():
     for table in TABLES.values():
         missing = set(table.column_names) - documented_columns(table.path)
-        assert not missing, f"README does not document {sorted(missing)} of outputs/{table.path}"
+        assert not missing, f"docs/OUTPUTS.md does not document {sorted(missing)} of outputs/{table.path}"
 
 
 # --------------------------------------------------------------------------- the data package
@@ -162,12 +162,14 @@ def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path)
                 "select c.rule, l.law_id from rule_citations c join laws l using (law_id) where c.role = 'citation'"
             )
         )
-        # every table of the database (FTS5 shadow tables aside) is documented in the README
+        # every table of the database (FTS5 shadow tables aside) is documented in docs/OUTPUTS.md
         section = re.search(
-            r"^### `outputs/cardlaws.sqlite`.*?(?=^### )", (ROOT / "README.md").read_text(encoding="utf-8"), re.S | re.M
+            r"^### `outputs/cardlaws.sqlite`.*?(?=^### )",
+            (ROOT / "docs" / "OUTPUTS.md").read_text(encoding="utf-8"),
+            re.S | re.M,
         ).group(0)
         for (name,) in db.execute("select name from sqlite_master where type = 'table' and name not like 'laws_fts_%'"):
-            assert re.search(rf"\b{name}\b", section), f"README does not document the database table {name}"
+            assert re.search(rf"\b{name}\b", section), f"docs/OUTPUTS.md does not document the database table {name}"
         hits = db.execute("select rowid from laws_fts where laws_fts match 'ecarte'").fetchall()
         assert hits, "full-text search does not fold the accents of 'écarté'"
     finally:
@@ -296,7 +298,7 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
 
 
 def test_the_database_holds_a_law_longer_than_the_csv_modules_field_limit(out, tmp_path):
-    """A book printed as one line gives cells of hundreds of kilobytes (issue 18: the build stopped with
+    """A book printed as one line gives cells of hundreds of kilobytes (the build had stopped with
     `field larger than field limit (131072)`)."""
     copy = tmp_path / "tables"
     shutil.copytree(out, copy, ignore=shutil.ignore_patterns("site", "tei", "text", "figures", "*.sqlite"))

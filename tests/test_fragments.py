@@ -61,7 +61,7 @@ def test_a_fragment_repair_that_is_not_sure_is_flagged_not_changed():
 
 
 def test_english_is_left_to_the_word_pass():
-    # (the pass runs only in FragmentConfig.langs: English held out gained nothing from it, README)
+    # (the pass runs only in FragmentConfig.langs: English held out gained nothing from it, docs/decisions.md)
     s = "The gouvcr- nement said so."
     assert clean_text(s, "en", config=KEEP) == clean_text(
         s, "en", config=replace(KEEP, fragments=FragmentConfig(langs=()))

@@ -188,7 +188,7 @@ def test_grammalecte_rules_put_a_french_homophone_up_for_judgement():
     v = lm.voice_for(text, rep, cfg)
     props = {p.printed: p for p in lm.proposals(text, rep, v, cfg)}
     assert props["a"].known and props["a"].cands[0][0] == "à"
-    # off by default (on ICDAR 2017 French press it made the held-out figure worse: README)
+    # off by default (on ICDAR 2017 French press it made the held-out figure worse: docs/decisions.md)
     v0 = lm.voice_for(text, rep, lm.LMConfig().for_lang("fr"))
     assert "a" not in {p.printed for p in lm.proposals(text, rep, v0, lm.LMConfig().for_lang("fr"))}
 

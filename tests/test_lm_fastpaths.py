@@ -1,4 +1,4 @@
-"""The language model's fast paths (issue 19, first-pass speed) give exactly what the plain programme gave:
+"""The language model's fast paths (first-pass speed) give exactly what the plain programme gave:
 ``Voice.logp`` summed in straight-line code and ``Voice.window`` memoised by its five words, against the
 reference below (the mixture as it was first written: a list of (weight, probability), renormalised)."""
 
@@ -112,7 +112,7 @@ def test_the_collector_thresholds_are_raised_while_cleaning_and_restored_after()
     assert gc.get_threshold() == before
 
 
-# ---- the LM pass's exact pruning and the frequent words' index (third round) ---------------------------------
+# ---- the LM pass's exact pruning and the frequent words' index ---------------------------------------------
 
 POOL = sorted({"the", "then", "than", "they", "he", "be", "we", "she", "in", "on", "of", "or", "an", "a", "i", "was"})
 
@@ -194,7 +194,7 @@ def test_has_junk_equals_its_plain_form(tok):
     assert lm.has_junk(tok) == plain
 
 
-# ---- fourth round: the token facts kept per repairer, the SymSpell deletions ---------------------------------
+# ---- the token facts kept per repairer, the SymSpell deletions ----------------------------------------------
 
 
 @settings(max_examples=40, deadline=None)
@@ -250,7 +250,7 @@ def test_lm_tokens_from_one_split_equal_those_of_finditer(text):
     assert lm.lm_tokens(text) == [(m.start(), m.end(), m.group()) for m in lm.LM_TOKEN.finditer(text)]
 
 
-# ---- sixth round: Voice.logp as a closure, the tagger's numpy ops ------------------------------------------------
+# ---- Voice.logp as a closure, the tagger's numpy ops -------------------------------------------------------------
 
 ZIPF = {"the": 7.7, "king": 5.0, "is": 7.1, "he": 6.6, "tire": 4.0, "be": 6.6}
 SIXTH_VOICES = [

@@ -274,8 +274,8 @@ def test_a_penalty_naming_the_highest_card_is_not_the_draw_for_places(ex):
 
 
 def test_prefiltered_reading_equals_the_reading_by_every_pattern(ex, en004, monkeypatch):
-    """A book's laws are read through a Matcher of the patterns that can match each law (issue 18: the reading
-    was most of a book's build): the readings must be those of the Matcher of every pattern."""
+    """A book's laws are read through a Matcher of the patterns that can match each law (the reading had
+    been most of a book's build): the readings must be those of the Matcher of every pattern."""
     from pipeline import provisions
 
     laws = [*en004, *segmented_laws(CORPUS, ["fr-000", "fr-001", "en-002"])]

@@ -1,7 +1,7 @@
 """Quality against the hand-corrected gold: the reading texts and each law's text.
 
 Measured on the committed build's outputs (rebuilt byte for byte by test_build), with the gold's
-own metric (../shared/gold/cer.py). Targets are those of the issues; the figures are in the README.
+own metric (``cer.py`` of the shared gold). Targets are the project's; the figures are in docs/RESULTS.md.
 """
 
 from __future__ import annotations

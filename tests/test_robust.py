@@ -1,5 +1,5 @@
-"""Issue 18: hostile input, two commands at once, failures while publishing. Each numbered case of the
-issue has a test here that reproduces it (the cleaning's own bounds are tested with the cleaning)."""
+"""Hostile input, two commands at once, failures while publishing. Each numbered case below is a failure
+that was seen, and its test reproduces it (the cleaning's own bounds are tested with the cleaning)."""
 
 from __future__ import annotations
 

@@ -469,7 +469,7 @@ def test_browser_real_witness_hover_and_toggle(browser, real_site):
 
 
 # ----------------------------------------------------------------------------------------------
-# issue 20: anchors that land in view, search across languages, cite boxes and downloads
+# anchors that land in view, search across languages, cite boxes and downloads
 
 
 def test_synoptic_anchors_are_stable_and_variants_marked(site):
@@ -561,7 +561,7 @@ def test_browser_witness_headers_stay_visible_deep_in_the_table(browser, real_si
     page.close()
 
 
-# issue 18: the search key of a book's cells is found in one pass over each cell, with the same answer as a
+# a book: the search key of its cells is found in one pass over each cell, with the same answer as a
 # regular expression per glossary term
 
 

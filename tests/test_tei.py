@@ -720,7 +720,7 @@ def test_seed_fr000_law_10(seeds):
     assert re.search(r'car<lb break="no"[^>]*/>(<pb[^>]*/>|<fw[^>]*>.*?</fw>|<lb[^>]*/>)*tes', xml)
 
 
-# ----------------------------------------------------------------------------- header and encoding (issue 20)
+# ----------------------------------------------------------------------------- header and encoding
 
 from pipeline.tei import load_edition  # noqa: E402
 
@@ -823,7 +823,7 @@ def test_link_types_claim_no_descent(fr_fragment):
     assert types and not types & {"translation", "edition"}
 
 
-# issue 18: a book's law holds thousands of tokens; each record's tokens are found by bisection, with the same answer
+# a book's law holds thousands of tokens; each record's tokens are found by bisection, with the same answer
 
 
 @settings(max_examples=300, deadline=None)

@@ -45,7 +45,7 @@ NEAR_WORD = regex.compile(r"\p{L}[\p{L}\p{M}'’]*")
 class FragmentConfig:
     """When a hyphen pair is judged as one word."""
 
-    # languages the pass runs in (ICDAR 2017 dev, held out: see README "hyphen fragments"); elsewhere the word
+    # languages the pass runs in (ICDAR 2017 dev, held out: docs/decisions.md, line-break fragments); elsewhere the word
     # pass judges each half as before
     langs: tuple[str, ...] = ("fr",)
     min_part: int = 2  # letters of each fragment at least (a printer leaves no single letter at a line end)

@@ -89,7 +89,7 @@ def _cmd_clean(args: argparse.Namespace) -> int:
     from .clean import REGISTRY, CleanConfig, clean_lines, explain_text, explanation, removed_lines, resources_for
     from .files import decode_scan
 
-    data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
+    data = _read_stdin() if args.file == "-" else _read_bytes(Path(args.file))
     text = decode_scan(data, "<stdin>" if args.file == "-" else args.file)
     config = CleanConfig(join_hyphens=not args.keep_hyphens)
     resources = resources_for(text, args.lang, "general" if args.general else args.resources, Path(args.corpus), config)
@@ -144,6 +144,17 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
 
 PROGRESS_MIN_CHARS = 100_000  # inputs this long show a progress bar on a terminal
+
+
+def _read_stdin() -> bytes:
+    from .errors import InputFileError
+
+    if sys.stdin is None:
+        raise InputFileError("<stdin>: standard input is closed; pipe the text in, or give a file")
+    try:
+        return sys.stdin.buffer.read()
+    except (OSError, ValueError) as exc:
+        raise InputFileError(f"<stdin>: cannot read standard input ({exc}); pipe the text in, or give a file") from None
 
 
 def _read_bytes(path: Path) -> bytes:
@@ -240,9 +251,30 @@ def _command_index(argv: list[str]) -> int | None:
     return None
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (``kill``, a closing terminal's SIGHUP) ends a command as Ctrl-C does: the code in flight
+    unwinds, so a half-made file is removed and the corpus and outputs are left as they were."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser()
+    import signal
+    import threading
+
+    before = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            before[sig] = signal.signal(sig, _terminated)
+    try:
+        return _main(parser, argv)
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _main(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     try:
         i = _command_index(argv)
         if i is not None and argv[i] == "referee":

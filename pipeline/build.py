@@ -16,6 +16,7 @@ import os
 import pickle
 import sys
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
@@ -24,8 +25,17 @@ import pandas as pd
 
 from . import __version__
 from .corpus import load_witnesses, witness_text
-from .files import write_atomic
-from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
+from .files import real_path, write_atomic
+from .publish import (
+    Staging,
+    _managed_files,
+    _sha256,
+    cache_folder,
+    outputs_folder,
+    read_manifest,
+    recover,
+    write_manifest,
+)
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
@@ -822,6 +832,12 @@ def build(opts: BuildOptions) -> BuildReport:
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
+    # (the folders are checked before any work: the build writes and deletes only in folders it made)
+    for create in (False, True):  # (both checked before either is made)
+        cache_dir = cache_folder(opts.cache_dir, create) if opts.cache_dir else None
+        protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
+        out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create)
+    opts = dataclasses.replace(opts, out_dir=out_dir, cache_dir=cache_dir)
     code, res = code_version(), resources_version(corpus_dir)
     build_info = BuildInfo.for_inputs(
         version=__version__,
@@ -1160,8 +1176,9 @@ def status(opts: BuildOptions) -> list[str]:
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     code, res = code_version(), resources_version(corpus_dir)
-    manifest = read_manifest(Path(opts.out_dir))
-    missing, edited = check_outputs(Path(opts.out_dir), manifest) if manifest is not None else ([], [])
+    out_dir = real_path(opts.out_dir, "--out")  # (a symlinked outputs folder: its manifest is beside its target)
+    manifest = read_manifest(out_dir)
+    missing, edited = check_outputs(out_dir, manifest) if manifest is not None else ([], [])
     bad = set(missing) | set(edited)
     lines = [f"{'witness':<12} {'game':<7} {'lang':<4} {'kind':<13} state"]
     for w in witnesses:

@@ -70,7 +70,7 @@ def decode_text(data: bytes, name: str) -> str:
             f"{name}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
             "convert it first, e.g. iconv -f latin1 -t utf-8"
         ) from None
-    bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f"]
+    bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f\x0b\x1c\x1d\x1e\x85"]
     if len(bad) > max(3, len(text) // 100):
         raise InputFileError(f"{name}: {len(bad)} control characters: this looks like a binary file, not OCR text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -113,3 +113,54 @@ def read_text(path: Path, decode: Callable[[bytes, str], str] = decode_text) -> 
 def read_scan(path: Path) -> str:
     """Read a scan's raw text file strictly (see :func:`decode_scan`)."""
     return read_text(path, decode_scan)
+
+
+class FolderError(InputFileError):
+    """A folder given to the pipeline (``--out``, ``--cache``) that it may not write into or delete from."""
+
+
+def real_path(path: Path, what: str) -> Path:
+    """``path`` with every symlink and ``..`` resolved; a symlink loop is a one-line :class:`FolderError`."""
+    try:
+        return Path(path).resolve()
+    except (RuntimeError, OSError) as exc:  # (Python 3.11 raises RuntimeError on a symlink loop)
+        raise FolderError(f"{what} {path}: cannot be resolved ({exc}); fix the path or the symlink") from None
+
+
+def claim_folder(
+    path: Path, marker: str, what: str, legacy: Callable[[Path], bool] = lambda p: False, create: bool = True
+) -> Path:
+    """The folder ``path`` (symlinks resolved), made the pipeline's own: created with the file ``marker``
+    when it is missing or empty; accepted when it holds ``marker`` (the pipeline wrote it) or when
+    ``legacy(folder)`` recognises a folder the pipeline wrote before it kept markers (the marker is then
+    added). Anything else is refused (:class:`FolderError`, nothing touched): the pipeline removes and
+    replaces files only in a folder it made, never in one of the user's. With ``create`` False the folder
+    is only checked."""
+    real = real_path(path, what)
+    if real.exists() and not real.is_dir():
+        raise FolderError(f"{what} {path} is a file, not a folder; give a folder (a new or empty one)")
+    if real.is_dir():
+        try:
+            entries = [p.name for p in real.iterdir()]
+        except OSError as exc:
+            raise FolderError(f"{what} {path}: cannot list it ({exc.strerror or exc})") from None
+        if entries and marker not in entries and not legacy(real):
+            raise FolderError(
+                f"{what} {path} is not empty and was not made by the pipeline (no {marker} in it); "
+                "give a new or empty folder"
+            )
+        if marker in entries and not (real / marker).is_file():
+            raise FolderError(f"{what} {path}: {marker} is not a file; give a new or empty folder")
+    if not create:
+        return real
+    real.mkdir(parents=True, exist_ok=True)
+    if not (real / marker).is_file():
+        write_atomic(real / marker, marker_text(what))
+    return real
+
+
+def marker_text(what: str) -> str:
+    return (
+        f"This folder is the card-game laws pipeline's {what}: the pipeline writes, replaces and removes files\n"
+        "here. It refuses any non-empty folder without this file.\n"
+    )

@@ -237,6 +237,7 @@ def test_leftovers_of_dead_builds_are_removed_or_restored_by_the_next_build(buil
     pid = int(dead.stdout)
     (tmp_path / f".out.staging-{pid}" / "text").mkdir(parents=True)
     (tmp_path / f".out.staging-{pid}" / "text" / "half.txt").write_text("half", "utf-8")
+    (tmp_path / f".out.staging-{pid}" / ".cardlaws-outputs").write_text("", "utf-8")  # (as a build's staging has)
     build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache))
     assert not (tmp_path / f".out.staging-{pid}").exists()
     # a two-rename swap that died half-way: outputs/ gone, the old tree beside it

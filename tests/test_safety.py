@@ -1,0 +1,292 @@
+"""A user's data is never lost: the folders the commands may write into, an ``add`` that is all or nothing,
+ids that cannot break the corpus, and one line (exit 2) instead of a traceback.
+
+Every case runs the command line in process on real files, folders, links and signals, and checks that
+whatever the pipeline did not make is byte-identical afterwards."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import stat
+from pathlib import Path
+
+import pytest
+
+from pipeline.__main__ import main
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def snapshot(folder: Path) -> dict[str, tuple]:
+    """Every entry under ``folder`` (symlinks not followed): its kind and bytes, link target or mode."""
+    out: dict[str, tuple] = {}
+    for dirpath, dirnames, filenames in os.walk(folder):
+        for name in dirnames + filenames:
+            p = Path(dirpath) / name
+            rel = p.relative_to(folder).as_posix()
+            if name == ".pipeline.lock":  # (the lock file is the pipeline's own)
+                continue
+            st = p.lstat()
+            if stat.S_ISLNK(st.st_mode):
+                out[rel] = ("link", os.readlink(p))
+            elif stat.S_ISREG(st.st_mode):
+                out[rel] = ("file", p.read_bytes())
+            else:
+                out[rel] = ("other", stat.S_IFMT(st.st_mode))
+    return out
+
+
+def run(capsys, *argv: str) -> tuple[int, str]:
+    code = main([str(a) for a in argv])
+    err = capsys.readouterr().err
+    assert "Traceback" not in err
+    return code, err
+
+
+def user_folder(tmp_path: Path) -> Path:
+    """A folder of the user's, with the kinds of entry a build once deleted or overwrote."""
+    f = tmp_path / "mine"
+    for rel in ("text/notes.txt", "tei/draft.xml", "figures/plot.svg", "laws.csv", "site/index.html", ".tmp-keep"):
+        (f / rel).parent.mkdir(parents=True, exist_ok=True)
+        (f / rel).write_text(f"the user's {rel}\n")
+    (f / "empty").mkdir()
+    os.mkfifo(f / "pipe")
+    os.symlink("laws.csv", f / "link")
+    return f
+
+
+# --------------------------------------------------------------------------- --out and --cache
+
+
+def test_out_refuses_a_folder_the_pipeline_did_not_make(capsys, tmp_corpus, tmp_path):
+    mine = user_folder(tmp_path)
+    before, corpus = snapshot(mine), snapshot(tmp_corpus)
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", mine, "--cache", tmp_path / "c", "build", "--quiet")
+    assert code == 2 and err.count("\n") == 1 and "not made by the pipeline" in err
+    assert snapshot(mine) == before and snapshot(tmp_corpus) == corpus
+    assert not list(tmp_path.glob(".mine.*"))  # no staging folder or manifest beside it
+
+
+@pytest.mark.parametrize("where", ["root", "corpus", "inside corpus", "checkout", "parent", "file"])
+def test_out_refuses_the_root_the_corpus_the_checkout_their_parents_and_a_file(capsys, tmp_corpus, tmp_path, where):
+    (tmp_path / "a-file.txt").write_text("the user's file\n")
+    out = {
+        "root": Path("/"),
+        "corpus": tmp_corpus,
+        "inside corpus": tmp_corpus / "raw",
+        "checkout": tmp_corpus.parent,
+        "parent": tmp_corpus.parent.parent,
+        "file": tmp_path / "a-file.txt",
+    }[where]
+    before = snapshot(tmp_path)
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", out, "--cache", tmp_path / "c", "build", "--quiet")
+    assert code == 2 and err.count("\n") == 1, err
+    assert snapshot(tmp_path) == before
+
+
+def test_out_may_not_be_the_code_checkout(capsys, tmp_corpus, tmp_path):
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", ROOT, "--cache", tmp_path / "c", "build", "--quiet")
+    assert code == 2 and "would hold" in err
+
+
+def test_cache_refuses_a_folder_the_pipeline_did_not_make(capsys, tmp_corpus, tmp_path):
+    mine = tmp_path / "models"
+    mine.mkdir()
+    (mine / "model.pkl").write_bytes(b"weights")
+    (mine / "corpus.settings.json").write_text("{}")
+    before = snapshot(mine)
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", tmp_path / "o", "--cache", mine, "build", "--quiet")
+    assert code == 2 and err.count("\n") == 1 and "--cache" in err
+    assert snapshot(mine) == before and not (tmp_path / "o").exists()
+
+
+def test_a_symlink_loop_as_out_is_one_line(capsys, tmp_corpus, tmp_path):
+    os.symlink(tmp_path / "loop", tmp_path / "loop")
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", tmp_path / "loop", "--cache", tmp_path / "c", "build")
+    assert code == 2 and "symlink" in err.lower()
+
+
+def test_old_outputs_and_old_cache_without_marker_are_recognised_by_their_contents(tmp_path):
+    from pipeline.publish import CACHE_MARKER, MARKER, cache_folder, is_old_outputs, outputs_folder
+
+    old = tmp_path / "outputs"
+    shutil.copytree(ROOT / "outputs", old, ignore=shutil.ignore_patterns(MARKER))
+    assert is_old_outputs(old)
+    (old / "my-notes.txt").write_text("mine")
+    assert not is_old_outputs(old)  # a file that is no output's: not the pipeline's folder
+    (old / "my-notes.txt").unlink()
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    assert outputs_folder(old, corpus) == old.resolve() and (old / MARKER).is_file()
+
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    (cache / f"fr-000.{'a' * 24}.pkl").write_bytes(b"x")
+    (cache / f"corpus.{'b' * 24}.json").write_text("{}")
+    (cache / "last_build.json").write_text("{}")
+    assert cache_folder(cache) == cache.resolve() and (cache / CACHE_MARKER).is_file()
+
+
+def test_an_outputs_folder_reached_through_a_symlink_is_published_into(tmp_path):
+    from pipeline.publish import Staging, outputs_folder
+
+    web = tmp_path / "web"
+    web.mkdir()
+    link = tmp_path / "outputs"
+    os.symlink(web, link)
+    corpus = tmp_path / "corpus"
+    corpus.mkdir()
+    out = outputs_folder(link, corpus)
+    assert out == web.resolve()
+    staging = Staging(out)
+    staging.write("laws.csv", b"id\n")
+    staging.commit(("text",))
+    assert link.is_symlink() and (link / "laws.csv").read_bytes() == b"id\n"
+    # a second build through the link: the link stays and shows the new tree
+    staging = Staging(outputs_folder(link, corpus))
+    staging.write("laws.csv", b"id\nx\n")
+    staging.commit(("text",))
+    assert link.is_symlink() and (web / "laws.csv").read_bytes() == b"id\nx\n"
+
+
+def test_leftovers_beside_outputs_are_removed_only_if_the_pipeline_made_them(tmp_path):
+    from pipeline.publish import recover
+
+    mine = tmp_path / ".outputs.staging-999999999"  # a name like a dead build's, but the user's
+    mine.mkdir()
+    (mine / "keep.txt").write_text("mine")
+    recover(tmp_path / "outputs")
+    assert (mine / "keep.txt").read_text() == "mine"
+
+
+# --------------------------------------------------------------------------- the lock
+
+
+@pytest.mark.parametrize("kind", ["symlink", "hardlink"])
+def test_the_lock_never_truncates_a_file_it_is_linked_to(capsys, tmp_corpus, tmp_path, kind):
+    victim = tmp_path / "victim.txt"
+    victim.write_text("precious\n")
+    lock = tmp_corpus.parent / ".pipeline.lock"
+    (os.symlink if kind == "symlink" else os.link)(victim, lock)
+    code, err = run(capsys, "--corpus", tmp_corpus, "remove", "fr-000")
+    assert code == 2 and err.count("\n") == 1 and ".pipeline.lock" in err
+    assert victim.read_text() == "precious\n"
+
+
+# --------------------------------------------------------------------------- add: all or nothing
+
+
+def scan(tmp_path: Path, name: str = "scan.txt", text: str = "1. Le joueur qui renonce perd le point.\n") -> Path:
+    p = tmp_path / name
+    p.write_bytes(text.encode("utf-8"))
+    return p
+
+
+def add_args(corpus: Path, file: Path, wid: str = "fr-009", title: str = "Règles") -> list:
+    return ["--corpus", corpus, "add", file, "--id", wid, "--game", "ecarte", "--lang", "fr", "--kind", "ocr"] + [
+        "--title",
+        title,
+    ]
+
+
+def test_add_interrupted_by_sigterm_during_the_copy_leaves_the_corpus_as_it_was(
+    capsys, tmp_corpus, tmp_path, monkeypatch
+):
+    import pipeline.corpus as corpus_mod
+
+    before = snapshot(tmp_corpus)
+    real = shutil.copyfileobj
+
+    def copy_then_killed(src, dst, length=0):
+        dst.write(src.read(10))
+        os.kill(os.getpid(), signal.SIGTERM)  # the CLI's handler unwinds the add
+        real(src, dst, length)
+
+    monkeypatch.setattr(corpus_mod.shutil, "copyfileobj", copy_then_killed)
+    code, err = run(capsys, *add_args(tmp_corpus, scan(tmp_path)))
+    assert code == 130 and "interrupted" in err
+    assert snapshot(tmp_corpus) == before
+
+
+def test_add_interrupted_before_the_metadata_is_written_takes_the_raw_file_back(
+    capsys, tmp_corpus, tmp_path, monkeypatch
+):
+    import pipeline.corpus as corpus_mod
+
+    before = snapshot(tmp_corpus)
+
+    def killed(*args, **kwargs):
+        os.kill(os.getpid(), signal.SIGTERM)
+
+    monkeypatch.setattr(corpus_mod, "_write_metadata", killed)
+    code, _ = run(capsys, *add_args(tmp_corpus, scan(tmp_path)))
+    assert code == 130 and snapshot(tmp_corpus) == before
+
+
+def test_add_checks_the_bytes_it_copied_not_the_file_read_again(capsys, tmp_corpus, tmp_path, monkeypatch):
+    import pipeline.corpus as corpus_mod
+
+    source = scan(tmp_path)
+    first = source.read_bytes()
+    real = shutil.copyfileobj
+
+    def copy_then_rewritten(src, dst, length=0):
+        real(src, dst, length)
+        source.write_bytes(os.urandom(3000))  # the scan is rewritten while add runs
+
+    monkeypatch.setattr(corpus_mod.shutil, "copyfileobj", copy_then_rewritten)
+    code, _ = run(capsys, *add_args(tmp_corpus, source))
+    assert code == 0
+    assert (tmp_corpus / "raw" / "scan.txt").read_bytes() == first
+    assert not list((tmp_corpus / "raw").glob(".add-*"))
+
+
+def test_add_refuses_a_too_long_file_name_and_bytes_that_are_not_utf8(capsys, tmp_corpus, tmp_path):
+    before = snapshot(tmp_corpus)
+    long_name = scan(tmp_path, "x" * 250 + ".txt")
+    code, err = run(capsys, *add_args(tmp_corpus, long_name))
+    assert code == 2 and err.count("\n") == 1 and "longer" in err
+    bad_title = os.fsdecode(b"R\xe8gles")  # a Latin-1 terminal's byte, as argv hands it on
+    code, err = run(capsys, *add_args(tmp_corpus, scan(tmp_path), title=bad_title))
+    assert code == 2 and err.count("\n") == 1 and "UTF-8" in err
+    bad_name = scan(tmp_path, os.fsdecode(b"sc\xe8n.txt"))
+    code, err = run(capsys, *add_args(tmp_corpus, bad_name))
+    assert code == 2 and err.count("\n") == 1 and "UTF-8" in err
+    loop = tmp_path / "loop.txt"
+    os.symlink(loop, loop)
+    code, err = run(capsys, *add_args(tmp_corpus, loop))
+    assert code == 2 and err.count("\n") == 1
+    assert snapshot(tmp_corpus) == before
+
+
+# --------------------------------------------------------------------------- ids
+
+
+@pytest.mark.parametrize("wid", ["x" * 65, "alignments", "collation-ecarte", "collation-piquet", "Fr-1", "a--b"])
+def test_add_refuses_an_id_that_would_break_the_corpus_or_an_output(capsys, tmp_corpus, tmp_path, wid):
+    before = snapshot(tmp_corpus)
+    code, err = run(capsys, *add_args(tmp_corpus, scan(tmp_path), wid=wid))
+    assert code == 2 and err.count("\n") == 1 and "id" in err
+    assert snapshot(tmp_corpus) == before
+
+
+@pytest.mark.parametrize("wid", ['"x\\n"', '"alignments"', f'"{"a" * 299}"'])
+def test_build_refuses_such_an_id_typed_in_the_metadata(capsys, tmp_corpus, tmp_path, wid):
+    meta = tmp_corpus / "witnesses.toml"
+    meta.write_text(meta.read_text("utf-8").replace('id = "fr-000"', f"id = {wid}", 1), "utf-8")
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", tmp_path / "o", "--cache", tmp_path / "c", "build")
+    assert code == 2 and err.count("\n") == 1 and "witness #1" in err
+    assert not (tmp_path / "o").exists()
+
+
+# --------------------------------------------------------------------------- one line instead of a traceback
+
+
+def test_clean_with_standard_input_closed_is_one_line(capsys, monkeypatch):
+    import sys
+
+    monkeypatch.setattr(sys, "stdin", None)
+    code, err = run(capsys, "clean", "-", "--lang", "en")
+    assert code == 2 and "standard input" in err

@@ -34,10 +34,13 @@ def _cmd_build(args: argparse.Namespace) -> int:
                 cache_dir=None if args.no_cache else Path(args.cache),
                 scheduler=args.scheduler,
                 progress=not args.quiet,
+                keep_going=args.keep_going,
             )
         )
+    for line in report.failed:  # (--keep-going: never silently)
+        print(f"error: {line}; left out of this build", file=sys.stderr)
     print(report.summary())
-    return 0
+    return 1 if report.failed else 0
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
@@ -181,6 +184,12 @@ def make_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build the whole edition from corpus/ into outputs/")
     b.add_argument("--no-cache", action="store_true", help="recompute every stage")
     b.add_argument("--quiet", action="store_true", help="no progress display (bars are drawn on a terminal only)")
+    b.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="build the edition without a witness that cannot be read or built (each one is reported, "
+        "and the exit status is 1)",
+    )
     b.add_argument(
         "--scheduler",
         default=None,

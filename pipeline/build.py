@@ -25,6 +25,7 @@ import pandas as pd
 
 from . import __version__
 from .corpus import load_witnesses, witness_text
+from .errors import PipelineError
 from .files import real_path, write_atomic
 from .publish import (
     Staging,
@@ -62,6 +63,8 @@ class BuildOptions:
                 (env PIPELINE_SCHEDULER when None)
     progress:   print one line per step on stderr
     site:       also render the static reading edition into outputs/site/
+    keep_going: a witness that cannot be read or built is left out of the edition (each one reported in
+                ``BuildReport.failed``) instead of stopping the build (default: stop, one line naming it)
     """
 
     corpus_dir: Path
@@ -70,6 +73,7 @@ class BuildOptions:
     scheduler: str | None = None
     progress: bool = False
     site: bool = True
+    keep_going: bool = False
 
 
 @dataclass(frozen=True)
@@ -84,13 +88,33 @@ class BuildReport:
     seconds: float
     timings: dict = field(default_factory=dict, compare=False)
     cache_files: frozenset = frozenset()  # the cache entries this build used
+    failed: tuple[str, ...] = ()  # with keep_going: one line per witness left out (its id, file and error)
 
     def summary(self) -> str:
+        left_out = f"; {len(self.failed)} witnesses LEFT OUT (see the errors above)" if self.failed else ""
         return (
             f"built {self.witnesses} witnesses ({len(self.processed)} reprocessed, {len(self.cached)} from cache), "
             f"{self.laws} laws, {self.links} alignment links; {len(self.written)} output files changed, "
-            f"{len(self.removed)} removed; {self.seconds:.1f} s"
+            f"{len(self.removed)} removed; {self.seconds:.1f} s{left_out}"
         )
+
+
+class WitnessError(PipelineError):
+    """One witness cannot be built (its id and file named); the rest can, with ``--keep-going``."""
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A witness left out of a ``keep_going`` build: the one-line reason, naming its id and file."""
+
+    witness_id: str
+    message: str
+
+
+def witness_failure(w: Witness, exc: BaseException) -> str:
+    """The one line that says witness ``w`` cannot be built, and why."""
+    why = str(exc) if isinstance(exc, PipelineError) else f"{type(exc).__name__}: {exc}"
+    return f"witness {w.id} ({w.file}) cannot be built: {' '.join(why.split())}"
 
 
 # --------------------------------------------------------------------------- hashing / cache
@@ -254,17 +278,23 @@ def _made(job):
 def _witness_job(w: Witness, corpus_dir: str, cache: str | None, key: str, build_info, code: str, res: str) -> tuple:
     """The stage-1 job of ``w``: its raw text is read again when the job is submitted, and must be
     the text the build's cache key was computed from."""
-    from .errors import PipelineError
-
     wt = witness_text(Path(corpus_dir), w)
     if witness_key(wt, code, res) != key:
         raise PipelineError(f"{w.file} changed while the build was running; run the build again")
     return (wt, corpus_dir, cache, key, build_info)
 
 
-def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
+def _run_witness(args: tuple) -> tuple[WitnessBuild | Failed, bool]:
+    """A witness's stages (from the cache, or run and cached); a failure is returned as a :class:`Failed`
+    naming the witness and its file (never cached), for the build to stop on or leave out: a worker of a
+    cluster then logs no traceback of its own."""
     wt, corpus_dir, cache_dir, key, build_info = args
-    return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
+    try:
+        return _cached(
+            cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info)
+        )
+    except Exception as exc:  # (any failure of one witness's stages: the others may still build)
+        return Failed(wt.witness.id, witness_failure(wt.witness, exc)), True
 
 
 def _through_cache(
@@ -831,7 +861,7 @@ def build(opts: BuildOptions) -> BuildReport:
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
-    texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
+    texts, failed = _read_witnesses(corpus_dir, witnesses, opts.keep_going)  # all inputs checked before any work
     # (the folders are checked before any work: the build writes and deletes only in folders it made)
     for create in (False, True):  # (both checked before either is made)
         cache_dir = cache_folder(opts.cache_dir, create) if opts.cache_dir else None
@@ -847,7 +877,10 @@ def build(opts: BuildOptions) -> BuildReport:
     cache = str(opts.cache_dir) if opts.cache_dir else None
     # (each raw text is read again when its job is submitted: the texts of a library are not all held)
     jobs = [
-        Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
+        Deferred(
+            _witness_job,
+            (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res),
+        )
         for wt in texts
     ]
     del texts
@@ -856,7 +889,7 @@ def build(opts: BuildOptions) -> BuildReport:
         :24
     ]
     manifest_name = f"corpus.{corpus_key}.json"
-    if cache and (Path(cache) / manifest_name).is_file():
+    if cache and not failed and (Path(cache) / manifest_name).is_file():
         try:
             last = json.loads((Path(cache) / manifest_name).read_text("utf-8"))
             if _unchanged(Path(opts.out_dir), last["outputs"]):
@@ -882,7 +915,10 @@ def build(opts: BuildOptions) -> BuildReport:
     except BaseException:
         staging.abort()
         raise
-    if cache:
+    report = dataclasses.replace(report, failed=tuple(failed) + report.failed)
+    if cache and report.failed:  # (not "up to date" next time: the witnesses left out are tried again)
+        (Path(cache) / manifest_name).unlink(missing_ok=True)
+    elif cache:
         keep = report.cache_files | {manifest_name}
         write_atomic(
             Path(cache) / manifest_name,
@@ -923,6 +959,7 @@ def _build_into(
     from .collate import collation_files, witness_readings
 
     slims: list[_Slim] = []
+    failed: list[str] = []
     readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
     processed: list[str] = []
     cached: list[str] = []
@@ -936,6 +973,12 @@ def _build_into(
         for b, ran in track(
             _through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses", "witness", min_total=10
         ):
+            if isinstance(b, Failed):  # (keep_going: left out, and said)
+                if not opts.keep_going:
+                    raise WitnessError(f"{b.message}; fix it, or build the rest with --keep-going")
+                failed.append(b.message)
+                _log(opts, f"      {b.witness_id}: LEFT OUT")
+                continue
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)
@@ -1042,6 +1085,7 @@ def _build_into(
         links=n_links,
         seconds=time.perf_counter() - t0,
         cache_files=frozenset(used),
+        failed=tuple(failed),
         timings={
             "per-witness (wall)": t1 - t0,
             **{
@@ -1055,6 +1099,24 @@ def _build_into(
         },
     )
     return report, manifest
+
+
+def _read_witnesses(
+    corpus_dir: Path, witnesses: Sequence[Witness], keep_going: bool
+) -> tuple[list[WitnessText], list[str]]:
+    """Each witness's text read and cut out of its raw file; with ``keep_going`` a witness that cannot be
+    read is left out (its one-line reason returned) instead of stopping the build."""
+    texts, failed = [], []
+    for w in witnesses:
+        try:
+            texts.append(witness_text(corpus_dir, w))
+        except PipelineError as exc:
+            if not keep_going:
+                raise
+            failed.append(witness_failure(w, exc))
+    if not texts:
+        raise PipelineError("no witness can be read; " + "; ".join(failed))
+    return texts, failed
 
 
 def export_data(staging: Staging, with_figures: bool) -> None:

@@ -16,6 +16,8 @@ import pytest
 
 from pipeline.__main__ import main
 
+from conftest import small_corpus
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -290,3 +292,76 @@ def test_clean_with_standard_input_closed_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     code, err = run(capsys, "clean", "-", "--lang", "en")
     assert code == 2 and "standard input" in err
+
+
+# --------------------------------------------------------------------------- a witness cannot block the corpus
+
+
+def test_line_separators_become_line_breaks_and_noncharacters_go_with_a_correction():
+    from pipeline.clean.normalise import pass_control
+    from pipeline.model import Correction, replay
+
+    raw = "le coup.\x853. Si la\x0bcarte\ufffe est\u2028vue\x1con\u2029joue.\x85\nFin\ufdd0."
+    edits = pass_control(raw)
+    text = replay(raw, [Correction(e.start, e.end, raw[e.start : e.end], e.after, e.kind, e.method) for e in edits])
+    assert text == "le coup.\n3. Si la\ncarte est\nvue\non\njoue.\nFin."
+    assert all(e.evidence for e in edits)  # each one recorded with its reason
+
+
+def test_a_witness_with_characters_xml_cannot_hold_builds_with_every_law(capsys, tmp_path):
+    import csv
+
+    from lxml import etree
+
+    corpus = small_corpus(tmp_path / "corpus", ("en-002",))
+    raw = corpus / "raw" / "002_abec79d8036d090d.txt"
+    text = raw.read_text("utf-8")
+    # the line breaks before three laws as other systems write them, and a noncharacter inside a law
+    for number, sep in (("38.", "\x85"), ("39.", "\x0b"), ("40.", "\u2028")):
+        text = text.replace(f"\n{number}", f"{sep}{number}", 1)
+    text = text.replace("beginning at", "beginning\ufffe at", 1).replace("\n\n(b)", "\x1c(b)", 1)
+    raw.write_text(text, "utf-8")
+    out = tmp_path / "out"
+    code, err = run(capsys, "--corpus", corpus, "--out", out, "--cache", tmp_path / "c", "build", "--quiet")
+    assert code == 0, err
+    tei = etree.parse(str(out / "tei" / "en-002.xml"))  # XML that parses
+    assert tei.getroot() is not None
+    rows = list(csv.DictReader((out / "laws.csv").open(encoding="utf-8")))
+    expected = [r["law_id"] for r in csv.DictReader((ROOT / "outputs" / "laws.csv").open(encoding="utf-8"))]
+    assert [r["law_id"] for r in rows] == [x for x in expected if ".en-002." in x]  # no law lost
+    fixes = [r for r in csv.DictReader((out / "corrections.csv").open(encoding="utf-8")) if "U+" in r["evidence"]]
+    assert {r["before"] for r in fixes} >= {"\x85", "\x0b", "\u2028", "\x1c", "\ufffe"}
+
+
+def test_a_witness_that_fails_is_named_and_keep_going_builds_the_rest_never_silently(capsys, tmp_path, monkeypatch):
+    import pipeline.build as b
+
+    corpus = small_corpus(tmp_path / "corpus", ("fr-001", "en-002", "en-003"))
+    (corpus / "raw" / "003_30f2ea30674abb0f.txt").write_bytes(b"\xff\xfe\xfa binary \x00\x01")  # cannot be read
+    real = b.process_witness
+
+    def fails_on_fr_001(wt, corpus_dir, build_info):
+        if wt.witness.id == "fr-001":
+            raise ValueError("a stage failed")
+        return real(wt, corpus_dir, build_info)
+
+    monkeypatch.setattr(b, "process_witness", fails_on_fr_001)
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    args = ["--corpus", corpus, "--out", out, "--cache", cache, "build", "--quiet"]
+    code, err = run(capsys, *args)
+    assert code == 2 and err.count("\n") == 1 and "003_30f2ea30674abb0f.txt" in err
+    assert not (out / "laws.csv").exists()
+    (corpus / "raw" / "003_30f2ea30674abb0f.txt").unlink()
+    shutil.copy(ROOT / "corpus" / "raw" / "003_30f2ea30674abb0f.txt", corpus / "raw")
+    code, err = run(capsys, *args)  # (now only fr-001 fails)
+    assert code == 2 and err.count("\n") == 1
+    assert "fr-001" in err and "raw/001_21f8114cbc522168.txt" in err and "--keep-going" in err
+    (corpus / "raw" / "003_30f2ea30674abb0f.txt").write_bytes(b"\xff\xfe\xfa binary \x00\x01")
+    code = main([str(a) for a in args + ["--keep-going"]])
+    captured = capsys.readouterr()
+    assert code == 1 and "Traceback" not in captured.err
+    assert "fr-001" in captured.err and "en-003" in captured.err and "LEFT OUT" in captured.out
+    assert (out / "text" / "en-002.txt").is_file() and not (out / "text" / "fr-001.txt").exists()
+    # the next build tries the witnesses left out again (not "up to date")
+    code = main([str(a) for a in args + ["--keep-going"]])
+    assert code == 1 and "fr-001" in capsys.readouterr().err

@@ -1047,7 +1047,7 @@ def _build_into(
     for rel, data in collation_files(laws, same_lang, readings, build_info).items():
         staging.write(rel, data)
     for rel, data in export_rules(
-        laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources
+        laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources, [s.witness.id for s in slims]
     ).items():
         staging.write(rel, data)
     export_data(staging, with_figures=opts.site)
@@ -1208,12 +1208,25 @@ def align_corpus(
 
 
 def export_rules(
-    laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path, resources=None
+    laws: Sequence[Law],
+    suggestions: Sequence,
+    links: Sequence[Link],
+    corpus_dir: Path,
+    resources=None,
+    witness_ids: Iterable[str] | None = None,
 ) -> dict[str, bytes]:
-    """The rule table from the curated annotations, the per-witness suggestions and the links."""
+    """The rule table from the curated annotations, the per-witness suggestions and the links. With
+    ``witness_ids`` (the witnesses of the build), the annotations of any other witness (one removed from
+    the corpus, or left out of the build) are not used: no row or citation of it reaches the rule table
+    or the referee."""
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
     resources = resources or load_rule_resources(corpus_dir)
+    if witness_ids is not None:
+        present = set(witness_ids)
+        resources = dataclasses.replace(
+            resources, annotations=tuple(a for a in resources.annotations if a.witness in present)
+        )
     suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
     return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
 

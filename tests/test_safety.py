@@ -365,3 +365,22 @@ def test_a_witness_that_fails_is_named_and_keep_going_builds_the_rest_never_sile
     # the next build tries the witnesses left out again (not "up to date")
     code = main([str(a) for a in args + ["--keep-going"]])
     assert code == 1 and "fr-001" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- remove
+
+
+def test_remove_takes_the_witness_out_of_every_output_at_the_next_build(capsys, tmp_path):
+    import sqlite3
+
+    corpus = small_corpus(tmp_path / "corpus", ("en-002", "en-003"))
+    out, cache = tmp_path / "out", tmp_path / "cache"
+    paths = ["--corpus", corpus, "--out", out, "--cache", cache]
+    assert run(capsys, *paths, "build", "--quiet")[0] == 0
+    assert b"en-003" in (out / "rules.json").read_bytes()  # (its curated rulings are cited)
+    assert run(capsys, *paths, "remove", "en-003")[0] == 0
+    assert run(capsys, *paths, "build", "--quiet")[0] == 0
+    ghosts = [p for p in out.rglob("*") if p.is_file() and b"en-003" in p.read_bytes()]
+    assert ghosts == []  # rule rows, citations, alignments, collations, TEI, site pages, tables
+    with sqlite3.connect(out / "cardlaws.sqlite") as db:
+        assert db.execute("PRAGMA foreign_key_check").fetchall() == []

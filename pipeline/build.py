@@ -14,6 +14,7 @@ import io
 import json
 import os
 import pickle
+import sqlite3
 import sys
 import time
 import dataclasses
@@ -395,6 +396,7 @@ class Mapper:
         self._client: Client | None = None
         self._cluster: LocalCluster | None = None
         self._open: list = []  # the result generators of imap on a cluster
+        self.scratch: Path | None = None  # a LocalCluster's scratch folder (None: Dask's default)
         if not (
             self.scheduler in ("sync", "threads", "processes")
             or self.scheduler.startswith("tcp://")
@@ -414,8 +416,15 @@ class Mapper:
                 n = int(self.scheduler.split(":", 1)[1])
                 # the scheduler's HTTP endpoint on a free port (":0"): the default 8787 may be taken by
                 # another build; no dashboard is served (bokeh is not installed)
+                # (the workers' scratch space in the build's cache folder, not in the system's temporary folder)
+                scratch = {"local_directory": str(self.scratch)} if self.scratch else {}
                 self._cluster = LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=40,
+                    **scratch,
                 )
                 self._client = Client(self._cluster)
             else:
@@ -868,6 +877,7 @@ def build(opts: BuildOptions) -> BuildReport:
         protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
         out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create)
     opts = dataclasses.replace(opts, out_dir=out_dir, cache_dir=cache_dir)
+    mapper.scratch = cache_dir / "dask-scratch" if cache_dir else None
     code, res = code_version(), resources_version(corpus_dir)
     build_info = BuildInfo.for_inputs(
         version=__version__,
@@ -1125,7 +1135,13 @@ def export_data(staging: Staging, with_figures: bool) -> None:
     from .database import build_database
     from .tables import datapackage
 
-    build_database(staging.dir, staging.path("cardlaws.sqlite"))
+    try:
+        build_database(staging.dir, staging.path("cardlaws.sqlite"))
+    except sqlite3.Error as exc:  # (a full disk, a file size limit: ulimit -f)
+        raise PipelineError(
+            f"cannot write the SQLite database ({exc}); check the free space and the file size limit "
+            "(ulimit -f); the old outputs are unchanged"
+        ) from None
     if with_figures:
         from .figures import render_figures
 

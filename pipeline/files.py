@@ -7,11 +7,13 @@ encoding is never guessed.
 
 from __future__ import annotations
 
+import codecs
 import os
 import re
 import tempfile
 import unicodedata
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from typing import BinaryIO
 from pathlib import Path
 
 from .errors import InputFileError
@@ -48,6 +50,9 @@ _BOMS = (
 )
 
 
+_TEXT_CONTROLS = "\n\r\t\f\x0b\x1c\x1d\x1e\x85"  # control characters of text (line ends, page and field separators)
+
+
 def decode_text(data: bytes, name: str) -> str:
     """Decode raw bytes as UTF-8 text (NFC), refusing binary, non-UTF-8 and empty input; a file that
     declares UTF-16 or UTF-32 by its byte-order mark is read as such."""
@@ -70,7 +75,7 @@ def decode_text(data: bytes, name: str) -> str:
             f"{name}: not valid UTF-8 (byte {exc.start}: {data[exc.start : exc.start + 1]!r}); "
             "convert it first, e.g. iconv -f latin1 -t utf-8"
         ) from None
-    bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in "\n\r\t\f\x0b\x1c\x1d\x1e\x85"]
+    bad = [ch for ch in text if unicodedata.category(ch) == "Cc" and ch not in _TEXT_CONTROLS]
     if len(bad) > max(3, len(text) // 100):
         raise InputFileError(f"{name}: {len(bad)} control characters: this looks like a binary file, not OCR text")
     text = text.replace("\r\n", "\n").replace("\r", "\n")
@@ -164,3 +169,60 @@ def marker_text(what: str) -> str:
         f"This folder is the card-game laws pipeline's {what}: the pipeline writes, replaces and removes files\n"
         "here. It refuses any non-empty folder without this file.\n"
     )
+
+
+def text_pieces(stream: BinaryIO, name: str, piece_chars: int, block: int = 1 << 20) -> Iterator[str]:
+    """The text of a byte stream, decoded as :func:`decode_scan` decodes a whole file, in pieces of about
+    ``piece_chars`` characters cut after a line break (after a blank line when the piece's second half
+    has one), so that a text of any size is read in bounded memory. A stream that fits in one piece is
+    one piece, exactly ``decode_scan(data)``. A piece that holds only white space is yielded as it is."""
+    data = stream.read(piece_chars + 1)
+    if len(data) <= piece_chars:
+        yield decode_scan(data, name)
+        return
+    bom = next((enc for b, enc in _BOMS if data.startswith(b)), None)
+    if bom is None and b"\x00" in data:
+        raise InputFileError(f"{name}: the file is binary (NUL bytes), not text; export the OCR as UTF-8 plain text")
+    decoder = codecs.getincrementaldecoder(bom or "utf-8-sig")("strict")
+    consumed, buf, first = 0, "", True
+    while True:
+        try:
+            buf += decoder.decode(data, final=not data)
+        except UnicodeDecodeError as exc:
+            what = bom.upper() if bom else "UTF-8"
+            raise InputFileError(
+                f"{name}: not valid {what} (byte {consumed + max(exc.start, 0)}); convert it first, "
+                "e.g. iconv -f latin1 -t utf-8"
+            ) from None
+        consumed += len(data)
+        if first:
+            decode_scan(buf[:4096].encode("utf-8") or b"-", name)  # (a web page or an XML document: refused)
+            first = False
+        while len(buf) > piece_chars or (not data and buf):
+            cut = len(buf) if len(buf) <= piece_chars else _piece_end(buf, piece_chars)
+            yield _piece_text(buf[:cut], name)
+            buf = buf[cut:]
+        if not data:
+            return
+        data = stream.read(block)
+        if bom is None and b"\x00" in data:
+            raise InputFileError(f"{name}: the file is binary (NUL bytes at byte {consumed + data.index(0)}), not text")
+
+
+def _piece_end(buf: str, n: int) -> int:
+    """Where to cut the first piece of ``buf`` (at most ``n`` characters): after a blank line in its second
+    half, else after its last line break, else after its last space, else at ``n``."""
+    for sep in ("\n\n", "\n", " "):
+        i = buf.rfind(sep, n // 2 if sep == "\n\n" else 1, n)
+        if i != -1:
+            return i + len(sep)
+    return n
+
+
+def _piece_text(piece: str, name: str) -> str:
+    if not piece.strip():
+        return piece
+    bad = sum(1 for ch in piece if unicodedata.category(ch) == "Cc" and ch not in _TEXT_CONTROLS)
+    if bad > max(3, len(piece) // 100):
+        raise InputFileError(f"{name}: {bad} control characters: this looks like a binary file, not OCR text")
+    return nfc(piece.replace("\r\n", "\n").replace("\r", "\n"))

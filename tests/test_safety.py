@@ -292,6 +292,18 @@ def test_clean_with_standard_input_closed_is_one_line(capsys, monkeypatch):
     monkeypatch.setattr(sys, "stdin", None)
     code, err = run(capsys, "clean", "-", "--lang", "en")
     assert code == 2 and "standard input" in err
+    # the same from a shell: python -m pipeline clean - <&-
+    import subprocess
+
+    done = subprocess.run(
+        [sys.executable, "-m", "pipeline", "clean", "-", "--lang", "en"],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        preexec_fn=lambda: os.close(0),
+        timeout=300,
+    )
+    assert done.returncode == 2 and b"Traceback" not in done.stderr and done.stderr.count(b"\n") == 1
 
 
 # --------------------------------------------------------------------------- a witness cannot block the corpus
@@ -384,3 +396,73 @@ def test_remove_takes_the_witness_out_of_every_output_at_the_next_build(capsys, 
     assert ghosts == []  # rule rows, citations, alignments, collations, TEI, site pages, tables
     with sqlite3.connect(out / "cardlaws.sqlite") as db:
         assert db.execute("PRAGMA foreign_key_check").fetchall() == []
+
+
+def test_a_file_size_limit_while_writing_the_database_is_one_line(tmp_path):
+    # ulimit -f: the write fails with EFBIG (Python ignores SIGXFSZ), inside SQLite
+    import resource
+
+    from pipeline.build import export_data
+    from pipeline.errors import PipelineError
+    from pipeline.publish import Staging
+
+    staging = Staging(tmp_path / "out")
+    for p in (ROOT / "outputs").glob("*.csv"):
+        shutil.copy(p, staging.path(p.name))
+    soft, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+    resource.setrlimit(resource.RLIMIT_FSIZE, (300_000, hard))  # (the database is larger)
+    try:
+        with pytest.raises(PipelineError, match="ulimit -f"):
+            export_data(staging, with_figures=False)
+    finally:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (soft, hard))
+        staging.abort()
+
+
+# --------------------------------------------------------------------------- clean on any size of input
+
+
+def test_text_pieces_read_a_stream_as_the_whole_file_is_read(tmp_path):
+    import io
+
+    from pipeline.files import decode_scan, text_pieces
+
+    text = "".join(f"{n}. Le joueur qui renonce\r\nperd la partie, cafe\u0301.\n\n" for n in range(400))
+    data = text.encode("utf-8")
+    pieces = list(text_pieces(io.BytesIO(data), "x", 1000, block=700))
+    assert len(pieces) > 10 and all(len(p) <= 1000 for p in pieces)
+    assert "".join(pieces) == decode_scan(data, "x")  # CRLF, NFC, the same text
+    assert all(p.endswith("\n\n") for p in pieces)  # cut after a blank line
+    utf16 = text.encode("utf-16")
+    assert "".join(text_pieces(io.BytesIO(utf16), "x", 1000, block=700)) == decode_scan(utf16, "x")
+    assert list(text_pieces(io.BytesIO(b"short\n"), "x", 1000)) == ["short\n"]
+
+
+@pytest.mark.parametrize("bad", [b"\xe8", b"\x00"])
+def test_text_pieces_refuse_a_bad_byte_anywhere_in_one_line(bad):
+    import io
+
+    from pipeline.errors import InputFileError
+    from pipeline.files import text_pieces
+
+    data = b"Le joueur.\n" * 500 + bad + b"fin\n"
+    with pytest.raises(InputFileError, match="byte 5500"):
+        list(text_pieces(io.BytesIO(data), "x", 1000, block=700))
+
+
+def test_clean_of_a_text_larger_than_a_piece_cleans_it_piece_by_piece(capsys, monkeypatch):
+    import io
+    import sys
+
+    import pipeline.__main__ as cli
+
+    raw = (ROOT / "corpus" / "raw" / "002_abec79d8036d090d.txt").read_text("utf-8")
+    text = (raw.rstrip("\n") + "\n") * 3
+    monkeypatch.setattr(cli, "PIECE_CHARS", 1500)
+    outs = []
+    for lines in (False, True):
+        monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO(text.encode("utf-8"))))
+        assert main(["clean", "-", "--lang", "en", "--resources", "general"] + ["--lines"] * lines) == 0
+        outs.append(capsys.readouterr().out)
+    assert outs[0].count("41. A player may not cut") == 3  # every piece cleaned and written, in order
+    assert outs[1].count("\n") == text.count("\n")  # --lines: as many lines as the input

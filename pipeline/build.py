@@ -873,7 +873,7 @@ def build(opts: BuildOptions) -> BuildReport:
     texts, failed = _read_witnesses(corpus_dir, witnesses, opts.keep_going)  # all inputs checked before any work
     # (the folders are checked before any work: the build writes and deletes only in folders it made)
     for create in (False, True):  # (both checked before either is made)
-        cache_dir = cache_folder(opts.cache_dir, create) if opts.cache_dir else None
+        cache_dir = cache_folder(opts.cache_dir, corpus_dir, create) if opts.cache_dir else None
         protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
         out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create)
     opts = dataclasses.replace(opts, out_dir=out_dir, cache_dir=cache_dir)

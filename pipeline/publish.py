@@ -164,9 +164,13 @@ def is_old_cache(folder: Path) -> bool:
         return False
 
 
-def cache_folder(cache_dir: Path, create: bool = True) -> Path:
+def cache_folder(cache_dir: Path, corpus_dir: Path, create: bool = True) -> Path:
     """The real folder of the stage cache ``cache_dir``, checked as an outputs folder is (its marker
-    ``CACHE_MARKER``, or an old cache recognised by ``is_old_cache``); created when missing."""
+    ``CACHE_MARKER``, or an old cache recognised by ``is_old_cache``; not inside the corpus ``corpus_dir``);
+    created when missing."""
+    corpus = real_path(corpus_dir, "--corpus")
+    if real_path(cache_dir, "--cache").is_relative_to(corpus):
+        raise FolderError(f"--cache {cache_dir} is inside the corpus {corpus}; give a folder outside it")
     return claim_folder(cache_dir, CACHE_MARKER, "--cache folder", is_old_cache, create)
 
 

@@ -104,6 +104,12 @@ def test_cache_refuses_a_folder_the_pipeline_did_not_make(capsys, tmp_corpus, tm
     assert snapshot(mine) == before and not (tmp_path / "o").exists()
 
 
+def test_cache_may_not_be_inside_the_corpus(capsys, tmp_corpus, tmp_path):
+    before = snapshot(tmp_corpus)
+    code, err = run(capsys, "--corpus", tmp_corpus, "--out", tmp_path / "o", "--cache", tmp_corpus / "c", "build")
+    assert code == 2 and "inside the corpus" in err and snapshot(tmp_corpus) == before
+
+
 def test_a_symlink_loop_as_out_is_one_line(capsys, tmp_corpus, tmp_path):
     os.symlink(tmp_path / "loop", tmp_path / "loop")
     code, err = run(capsys, "--corpus", tmp_corpus, "--out", tmp_path / "loop", "--cache", tmp_path / "c", "build")
@@ -128,7 +134,7 @@ def test_old_outputs_and_old_cache_without_marker_are_recognised_by_their_conten
     (cache / f"fr-000.{'a' * 24}.pkl").write_bytes(b"x")
     (cache / f"corpus.{'b' * 24}.json").write_text("{}")
     (cache / "last_build.json").write_text("{}")
-    assert cache_folder(cache) == cache.resolve() and (cache / CACHE_MARKER).is_file()
+    assert cache_folder(cache, corpus) == cache.resolve() and (cache / CACHE_MARKER).is_file()
 
 
 def test_an_outputs_folder_reached_through_a_symlink_is_published_into(tmp_path):

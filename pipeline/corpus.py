@@ -22,6 +22,7 @@ import tomli_w
 from .errors import CorpusError, InputFileError, UnknownWitnessError
 from .files import decode_scan, decode_text, read_scan, read_text, real_path, write_atomic
 from .model import GAMES, KINDS, LANGS, Witness, WitnessText
+from .publish import pid_alive
 
 METADATA = "witnesses.toml"
 REQUIRED = ("id", "file", "game", "lang", "kind", "title")
@@ -218,7 +219,8 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
     new_text = text.rstrip("\n") + "\n\n" + _witness_block(fields)
     expected = _entries(text, str(path)) + [fields]
     dest.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp_name = tempfile.mkstemp(prefix=ADD_TEMP_PREFIX, suffix=".tmp", dir=dest.parent)
+    _remove_dead_copies(dest.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f"{ADD_TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=dest.parent)
     tmp, placed = Path(tmp_name), False
     try:
         with os.fdopen(fd, "wb") as out, source_file.open("rb") as src:
@@ -249,7 +251,16 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
     return entry
 
 
-ADD_TEMP_PREFIX = ".add-"  # the temporary copy of a scan being added, beside its destination in corpus/raw/
+ADD_TEMP_PREFIX = ".add-"  # the temporary copy of a scan being added (.add-<pid>-*.tmp), beside its destination
+
+
+def _remove_dead_copies(folder: Path) -> None:
+    """Remove the temporary copies that an ``add`` killed outright (SIGKILL, a power cut) left in ``folder``:
+    those of processes that no longer run (the caller holds the checkout's lock)."""
+    for p in folder.glob(f"{ADD_TEMP_PREFIX}*-*.tmp"):
+        pid = p.name[len(ADD_TEMP_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not pid_alive(int(pid)) and p.is_file() and not p.is_symlink():
+            p.unlink(missing_ok=True)
 
 
 def _printable(s: str) -> str:

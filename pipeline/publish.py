@@ -174,7 +174,8 @@ def cache_folder(cache_dir: Path, corpus_dir: Path, create: bool = True) -> Path
     return claim_folder(cache_dir, CACHE_MARKER, "--cache folder", is_old_cache, create)
 
 
-def _pid_alive(pid: int) -> bool:
+def pid_alive(pid: int) -> bool:
+    """True if a process ``pid`` runs (or exists under another user)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -202,7 +203,7 @@ def recover(out_dir: Path) -> None:
         return
     mine = os.getpid()
     for p, pid in _leftovers(out):
-        if pid != mine and _pid_alive(pid):
+        if pid != mine and pid_alive(pid):
             continue
         if p.name.startswith(f".{out.name}.old-") and not out.exists():
             os.rename(p, out)  # a two-rename swap died half-way: the old outputs are whole again

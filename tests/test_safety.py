@@ -233,6 +233,17 @@ def test_add_interrupted_before_the_metadata_is_written_takes_the_raw_file_back(
     assert code == 130 and snapshot(tmp_corpus) == before
 
 
+def test_the_copy_of_an_add_killed_outright_is_removed_by_the_next_add(capsys, tmp_corpus, tmp_path):
+    import subprocess
+    import sys
+
+    dead = int(subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True).stdout)
+    left = tmp_corpus / "raw" / f".add-{dead}-k1ll3d.tmp"  # what a SIGKILL during the copy leaves
+    left.write_bytes(b"half a scan")
+    assert run(capsys, *add_args(tmp_corpus, scan(tmp_path)))[0] == 0
+    assert not left.exists() and (tmp_corpus / "raw" / "scan.txt").is_file()
+
+
 def test_add_checks_the_bytes_it_copied_not_the_file_read_again(capsys, tmp_corpus, tmp_path, monkeypatch):
     import pipeline.corpus as corpus_mod
 

@@ -872,10 +872,10 @@ def build(opts: BuildOptions) -> BuildReport:
     witnesses = load_witnesses(corpus_dir)
     texts, failed = _read_witnesses(corpus_dir, witnesses, opts.keep_going)  # all inputs checked before any work
     # (the folders are checked before any work: the build writes and deletes only in folders it made)
-    for create in (False, True):  # (both checked before either is made)
-        cache_dir = cache_folder(opts.cache_dir, corpus_dir, create) if opts.cache_dir else None
-        protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
-        out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create)
+    # (checked only: the outputs folder is made by publishing, the cache once the scheduler is reached)
+    cache_dir = cache_folder(opts.cache_dir, corpus_dir, create=False) if opts.cache_dir else None
+    protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
+    out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create=False)
     opts = dataclasses.replace(opts, out_dir=out_dir, cache_dir=cache_dir)
     mapper.scratch = cache_dir / "dask-scratch" if cache_dir else None
     code, res = code_version(), resources_version(corpus_dir)
@@ -976,6 +976,8 @@ def _build_into(
     laws: StoredLaws | list[Law]  # a witness's, then all of them (stage 4)
     stage: dict[str, float] = {}
     with mapper:
+        if cache:
+            cache_folder(Path(cache), corpus_dir)  # (made, with its marker, before its first entry)
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
         from .progress import track

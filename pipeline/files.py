@@ -199,7 +199,9 @@ def text_pieces(stream: BinaryIO, name: str, piece_chars: int, block: int = 1 <<
             decode_scan(buf[:4096].encode("utf-8") or b"-", name)  # (a web page or an XML document: refused)
             first = False
         while len(buf) > piece_chars or (not data and buf):
-            cut = len(buf) if len(buf) <= piece_chars else _piece_end(buf, piece_chars)
+            cut = len(buf) if len(buf) <= piece_chars else _piece_end(buf, piece_chars, final=not data)
+            if cut is None:  # (a line longer than a piece: read on to its end)
+                break
             yield _piece_text(buf[:cut], name)
             buf = buf[cut:]
         if not data:
@@ -209,14 +211,24 @@ def text_pieces(stream: BinaryIO, name: str, piece_chars: int, block: int = 1 <<
             raise InputFileError(f"{name}: the file is binary (NUL bytes at byte {consumed + data.index(0)}), not text")
 
 
-def _piece_end(buf: str, n: int) -> int:
-    """Where to cut the first piece of ``buf`` (at most ``n`` characters): after a blank line in its second
-    half, else after its last line break, else after its last space, else at ``n``."""
-    for sep in ("\n\n", "\n", " "):
+LONG_LINE_PIECES = 4  # a line up to this many pieces long is kept whole in one piece
+
+
+def _piece_end(buf: str, n: int, final: bool) -> int | None:
+    """Where to cut the first piece of ``buf`` (about ``n`` characters): after a blank line in its second
+    half, else after its last line break; a longer line is kept whole up to ``LONG_LINE_PIECES`` pieces
+    (None: read more of it first), and only a line longer than that is cut after a space, or at ``n``."""
+    for sep in ("\n\n", "\n"):
         i = buf.rfind(sep, n // 2 if sep == "\n\n" else 1, n)
         if i != -1:
             return i + len(sep)
-    return n
+    i = buf.find("\n", n, LONG_LINE_PIECES * n)
+    if i != -1:
+        return i + 1
+    if not final and len(buf) < LONG_LINE_PIECES * n:
+        return None
+    i = buf.rfind(" ", 1, n)
+    return i + 1 if i != -1 else n
 
 
 def _piece_text(piece: str, name: str) -> str:

@@ -453,6 +453,8 @@ def test_text_pieces_read_a_stream_as_the_whole_file_is_read(tmp_path):
     utf16 = text.encode("utf-16")
     assert "".join(text_pieces(io.BytesIO(utf16), "x", 1000, block=700)) == decode_scan(utf16, "x")
     assert list(text_pieces(io.BytesIO(b"short\n"), "x", 1000)) == ["short\n"]
+    long_line = "x" * 2500 + "\n"  # a line longer than a piece is kept whole (up to four pieces)
+    assert list(text_pieces(io.BytesIO((long_line + "fin\n").encode()), "x", 1000, block=700)) == [long_line, "fin\n"]
 
 
 @pytest.mark.parametrize("bad", [b"\xe8", b"\x00"])

@@ -7,8 +7,12 @@ Any ``PipelineError`` becomes one line on stderr and exit status 2.
 from __future__ import annotations
 
 import argparse
+import io
+import itertools
+import os
 import sys
 from pathlib import Path
+from typing import BinaryIO
 
 from .errors import PipelineError
 
@@ -34,10 +38,13 @@ def _cmd_build(args: argparse.Namespace) -> int:
                 cache_dir=None if args.no_cache else Path(args.cache),
                 scheduler=args.scheduler,
                 progress=not args.quiet,
+                keep_going=args.keep_going,
             )
         )
+    for line in report.failed:  # (--keep-going: never silently)
+        print(f"error: {line}; left out of this build", file=sys.stderr)
     print(report.summary())
-    return 0
+    return 1 if report.failed else 0
 
 
 def _cmd_status(args: argparse.Namespace) -> int:
@@ -87,52 +94,72 @@ def _cmd_remove(args: argparse.Namespace) -> int:
 
 def _cmd_clean(args: argparse.Namespace) -> int:
     from .clean import REGISTRY, CleanConfig, clean_lines, explain_text, explanation, removed_lines, resources_for
-    from .files import decode_scan
-
-    data = sys.stdin.buffer.read() if args.file == "-" else _read_bytes(Path(args.file))
-    text = decode_scan(data, "<stdin>" if args.file == "-" else args.file)
-    config = CleanConfig(join_hyphens=not args.keep_hyphens)
-    resources = resources_for(text, args.lang, "general" if args.general else args.resources, Path(args.corpus), config)
     from .clean.memo import freeze_loaded
+    from .files import text_pieces
 
-    freeze_loaded("clean")  # (speed only: the loaded resources out of the cyclic collector's walks)
-    if args.explain:
-        if args.lines:
-            raise PipelineError("--explain explains the cleaning of the whole text: leave out --lines")
-        cleaned, log = explain_text(text, args.lang, resources, config)
-        sys.stdout.write("".join(line + "\n" for line in explanation(cleaned, log)))
-        return 0
-    # progress on a terminal for a large input (tqdm writes to stderr; nothing when piped or --quiet)
-    show = not args.quiet and sys.stderr.isatty() and len(text) >= PROGRESS_MIN_CHARS
-    if args.lines:
-        lines = text.split("\n")
-        if lines and lines[-1] == "":
-            lines = lines[:-1]
+    name = "<stdin>" if args.file == "-" else args.file
+    config = CleanConfig(join_hyphens=not args.keep_hyphens)
+    if args.explain and args.lines:
+        raise PipelineError("--explain explains the cleaning of the whole text: leave out --lines")
+    with _open_input(args.file) as stream:
+        # (a text larger than PIECE_CHARS is read and cleaned piece by piece, each cut after a line break:
+        # memory stays bounded and time grows with the size; a smaller one is one piece, cleaned whole)
+        pieces = text_pieces(stream, name, PIECE_CHARS)
+        first = next(pieces)
+        resources = resources_for(
+            first, args.lang, "general" if args.general else args.resources, Path(args.corpus), config
+        )
+        freeze_loaded("clean")  # (speed only: the loaded resources out of the cyclic collector's walks)
+        if args.explain:
+            if next(pieces, None) is not None:
+                raise PipelineError(
+                    f"--explain lists the changes of a text up to {PIECE_CHARS // 1000} kB; give a part of it"
+                )
+            cleaned, log = explain_text(first, args.lang, resources, config)
+            sys.stdout.write("".join(line + "\n" for line in explanation(cleaned, log)))
+            return 0
+        # progress on a terminal for a large input (tqdm writes to stderr; nothing when piped or --quiet)
+        show = not args.quiet and sys.stderr.isatty() and len(first) >= PROGRESS_MIN_CHARS
+        bar = None
         if show:
             from tqdm import tqdm
 
-            lines = tqdm(lines, desc="clean", unit="line", file=sys.stderr)
-        out = [t for line in lines for t in clean_lines([line], args.lang, resources, config)]
-        sys.stdout.write("".join(line + "\n" for line in out))
-        return 0
-    bar = None
-    if show:
-        from tqdm import tqdm
+            if args.lines:
+                bar = tqdm(desc="clean", unit="line", file=sys.stderr)
+            else:  # (the passes of each piece in turn)
+                bar = tqdm(total=len(REGISTRY), desc="clean", unit="pass", file=sys.stderr)
 
-        bar = tqdm(total=len(REGISTRY), desc="clean", unit="pass", file=sys.stderr)
+        def step(name: str) -> None:
+            if bar is not None:
+                bar.set_postfix_str(name)
+                bar.update()
 
-    def step(name: str) -> None:
+        gone: list[tuple[int, str]] = []
+        line_no, carry = 0, ""
+        for text in itertools.chain([first], pieces):
+            if args.lines:
+                lines = (carry + text).split("\n")
+                carry = lines.pop()  # (a line a piece cut is finished by the next piece)
+                for line in lines:
+                    sys.stdout.write("".join(t + "\n" for t in clean_lines([line], args.lang, resources, config)))
+                    if bar is not None:
+                        bar.update()
+                continue
+            if not text.strip():
+                sys.stdout.write(text)
+            else:
+                if bar is not None:
+                    bar.reset()
+                cleaned, _log = explain_text(text, args.lang, resources, config, step if bar is not None else None)
+                sys.stdout.write(cleaned.text)
+                gone += [(line_no + n, why) for n, why in removed_lines(cleaned)]
+            line_no += text.count("\n")
+        if carry:
+            sys.stdout.write("".join(t + "\n" for t in clean_lines([carry], args.lang, resources, config)))
+        if not args.lines and not text.endswith("\n"):
+            sys.stdout.write("\n")
         if bar is not None:
-            bar.set_postfix_str(name)
-            bar.update()
-
-    cleaned, _log = explain_text(text, args.lang, resources, config, step if bar is not None else None)
-    if bar is not None:
-        bar.close()
-    sys.stdout.write(cleaned.text)
-    if not text.endswith("\n"):
-        sys.stdout.write("\n")
-    gone = removed_lines(cleaned)
+            bar.close()
     if gone:
         # nothing is dropped silently: each removed line is a Correction with its reason (--explain lists them)
         shown = "; ".join(f"line {n}: {why}" for n, why in gone[:3]) + ("; ..." if len(gone) > 3 else "")
@@ -144,14 +171,31 @@ def _cmd_clean(args: argparse.Namespace) -> int:
 
 
 PROGRESS_MIN_CHARS = 100_000  # inputs this long show a progress bar on a terminal
+# a text longer than this (in bytes) is cleaned piece by piece, each piece about this many characters cut
+# after a line break: bounded memory on any size of input (a piece's running heads, repeated phrases and
+# word pairs are read within the piece)
+PIECE_CHARS = 1_000_000
 
 
-def _read_bytes(path: Path) -> bytes:
+def _open_input(file: str) -> BinaryIO:
+    """The bytes of ``file``, or of standard input for ``-`` (a one-line error when it is closed or missing)."""
     from .errors import InputFileError
 
-    if not path.is_file():
-        raise InputFileError(f"{path}: no such file")
-    return path.read_bytes()
+    if file != "-":
+        path = Path(file)
+        if not path.is_file():
+            raise InputFileError(f"{path}: no such file")
+        return path.open("rb")
+    if sys.stdin is None:
+        raise InputFileError("<stdin>: standard input is closed; pipe the text in, or give a file")
+    try:
+        return os.fdopen(os.dup(sys.stdin.fileno()), "rb")
+    except (OSError, ValueError, AttributeError):
+        pass
+    try:
+        return io.BytesIO(sys.stdin.buffer.read())  # (a standard input without a file descriptor: tests)
+    except (OSError, ValueError, AttributeError) as exc:
+        raise InputFileError(f"<stdin>: cannot read standard input ({exc}); pipe the text in, or give a file") from None
 
 
 def _cmd_referee(argv: list[str]) -> int:
@@ -170,6 +214,12 @@ def make_parser() -> argparse.ArgumentParser:
     b = sub.add_parser("build", help="build the whole edition from corpus/ into outputs/")
     b.add_argument("--no-cache", action="store_true", help="recompute every stage")
     b.add_argument("--quiet", action="store_true", help="no progress display (bars are drawn on a terminal only)")
+    b.add_argument(
+        "--keep-going",
+        action="store_true",
+        help="build the edition without a witness that cannot be read or built (each one is reported, "
+        "and the exit status is 1)",
+    )
     b.add_argument(
         "--scheduler",
         default=None,
@@ -240,9 +290,30 @@ def _command_index(argv: list[str]) -> int | None:
     return None
 
 
+def _terminated(signum: int, frame: object) -> None:
+    """SIGTERM (``kill``, a closing terminal's SIGHUP) ends a command as Ctrl-C does: the code in flight
+    unwinds, so a half-made file is removed and the corpus and outputs are left as they were."""
+    raise KeyboardInterrupt
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     parser = make_parser()
+    import signal
+    import threading
+
+    before = {}
+    if threading.current_thread() is threading.main_thread():
+        for sig in (signal.SIGTERM, signal.SIGHUP):
+            before[sig] = signal.signal(sig, _terminated)
+    try:
+        return _main(parser, argv)
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _main(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     try:
         i = _command_index(argv)
         if i is not None and argv[i] == "referee":

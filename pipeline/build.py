@@ -14,8 +14,10 @@ import io
 import json
 import os
 import pickle
+import sqlite3
 import sys
 import time
+import dataclasses
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Callable, Iterable, Iterator, Sequence, TypeVar
@@ -24,8 +26,18 @@ import pandas as pd
 
 from . import __version__
 from .corpus import load_witnesses, witness_text
-from .files import write_atomic
-from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
+from .errors import PipelineError
+from .files import real_path, write_atomic
+from .publish import (
+    Staging,
+    _managed_files,
+    _sha256,
+    cache_folder,
+    outputs_folder,
+    read_manifest,
+    recover,
+    write_manifest,
+)
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
@@ -52,6 +64,8 @@ class BuildOptions:
                 (env PIPELINE_SCHEDULER when None)
     progress:   print one line per step on stderr
     site:       also render the static reading edition into outputs/site/
+    keep_going: a witness that cannot be read or built is left out of the edition (each one reported in
+                ``BuildReport.failed``) instead of stopping the build (default: stop, one line naming it)
     """
 
     corpus_dir: Path
@@ -60,6 +74,7 @@ class BuildOptions:
     scheduler: str | None = None
     progress: bool = False
     site: bool = True
+    keep_going: bool = False
 
 
 @dataclass(frozen=True)
@@ -74,13 +89,33 @@ class BuildReport:
     seconds: float
     timings: dict = field(default_factory=dict, compare=False)
     cache_files: frozenset = frozenset()  # the cache entries this build used
+    failed: tuple[str, ...] = ()  # with keep_going: one line per witness left out (its id, file and error)
 
     def summary(self) -> str:
+        left_out = f"; {len(self.failed)} witnesses LEFT OUT (see the errors above)" if self.failed else ""
         return (
             f"built {self.witnesses} witnesses ({len(self.processed)} reprocessed, {len(self.cached)} from cache), "
             f"{self.laws} laws, {self.links} alignment links; {len(self.written)} output files changed, "
-            f"{len(self.removed)} removed; {self.seconds:.1f} s"
+            f"{len(self.removed)} removed; {self.seconds:.1f} s{left_out}"
         )
+
+
+class WitnessError(PipelineError):
+    """One witness cannot be built (its id and file named); the rest can, with ``--keep-going``."""
+
+
+@dataclass(frozen=True)
+class Failed:
+    """A witness left out of a ``keep_going`` build: the one-line reason, naming its id and file."""
+
+    witness_id: str
+    message: str
+
+
+def witness_failure(w: Witness, exc: BaseException) -> str:
+    """The one line that says witness ``w`` cannot be built, and why."""
+    why = str(exc) if isinstance(exc, PipelineError) else f"{type(exc).__name__}: {exc}"
+    return f"witness {w.id} ({w.file}) cannot be built: {' '.join(why.split())}"
 
 
 # --------------------------------------------------------------------------- hashing / cache
@@ -244,17 +279,23 @@ def _made(job):
 def _witness_job(w: Witness, corpus_dir: str, cache: str | None, key: str, build_info, code: str, res: str) -> tuple:
     """The stage-1 job of ``w``: its raw text is read again when the job is submitted, and must be
     the text the build's cache key was computed from."""
-    from .errors import PipelineError
-
     wt = witness_text(Path(corpus_dir), w)
     if witness_key(wt, code, res) != key:
         raise PipelineError(f"{w.file} changed while the build was running; run the build again")
     return (wt, corpus_dir, cache, key, build_info)
 
 
-def _run_witness(args: tuple) -> tuple[WitnessBuild, bool]:
+def _run_witness(args: tuple) -> tuple[WitnessBuild | Failed, bool]:
+    """A witness's stages (from the cache, or run and cached); a failure is returned as a :class:`Failed`
+    naming the witness and its file (never cached), for the build to stop on or leave out: a worker of a
+    cluster then logs no traceback of its own."""
     wt, corpus_dir, cache_dir, key, build_info = args
-    return _cached(cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info))
+    try:
+        return _cached(
+            cache_dir, f"{wt.witness.id}.{key}.pkl", lambda: process_witness(wt, Path(corpus_dir), build_info)
+        )
+    except Exception as exc:  # (any failure of one witness's stages: the others may still build)
+        return Failed(wt.witness.id, witness_failure(wt.witness, exc)), True
 
 
 def _through_cache(
@@ -355,6 +396,7 @@ class Mapper:
         self._client: Client | None = None
         self._cluster: LocalCluster | None = None
         self._open: list = []  # the result generators of imap on a cluster
+        self.scratch: Path | None = None  # a LocalCluster's scratch folder (None: Dask's default)
         if not (
             self.scheduler in ("sync", "threads", "processes")
             or self.scheduler.startswith("tcp://")
@@ -374,8 +416,15 @@ class Mapper:
                 n = int(self.scheduler.split(":", 1)[1])
                 # the scheduler's HTTP endpoint on a free port (":0"): the default 8787 may be taken by
                 # another build; no dashboard is served (bokeh is not installed)
+                # (the workers' scratch space in the build's cache folder, not in the system's temporary folder)
+                scratch = {"local_directory": str(self.scratch)} if self.scratch else {}
                 self._cluster = LocalCluster(
-                    n_workers=n, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+                    n_workers=n,
+                    threads_per_worker=1,
+                    processes=True,
+                    dashboard_address=":0",
+                    silence_logs=40,
+                    **scratch,
                 )
                 self._client = Client(self._cluster)
             else:
@@ -822,7 +871,14 @@ def build(opts: BuildOptions) -> BuildReport:
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
-    texts = [witness_text(corpus_dir, w) for w in witnesses]  # all inputs checked before any work
+    texts, failed = _read_witnesses(corpus_dir, witnesses, opts.keep_going)  # all inputs checked before any work
+    # (the folders are checked before any work: the build writes and deletes only in folders it made)
+    # (checked only: the outputs folder is made by publishing, the cache once the scheduler is reached)
+    cache_dir = cache_folder(opts.cache_dir, corpus_dir, create=False) if opts.cache_dir else None
+    protected = (PACKAGE_DIR.parent,) + ((cache_dir,) if cache_dir else ())
+    out_dir = outputs_folder(opts.out_dir, corpus_dir, protected, create=False)
+    opts = dataclasses.replace(opts, out_dir=out_dir, cache_dir=cache_dir)
+    mapper.scratch = cache_dir / "dask-scratch" if cache_dir else None
     code, res = code_version(), resources_version(corpus_dir)
     build_info = BuildInfo.for_inputs(
         version=__version__,
@@ -832,7 +888,10 @@ def build(opts: BuildOptions) -> BuildReport:
     cache = str(opts.cache_dir) if opts.cache_dir else None
     # (each raw text is read again when its job is submitted: the texts of a library are not all held)
     jobs = [
-        Deferred(_witness_job, (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res))
+        Deferred(
+            _witness_job,
+            (wt.witness, str(corpus_dir), cache, witness_key(wt, code, res), build_info, code, res),
+        )
         for wt in texts
     ]
     del texts
@@ -841,7 +900,7 @@ def build(opts: BuildOptions) -> BuildReport:
         :24
     ]
     manifest_name = f"corpus.{corpus_key}.json"
-    if cache and (Path(cache) / manifest_name).is_file():
+    if cache and not failed and (Path(cache) / manifest_name).is_file():
         try:
             last = json.loads((Path(cache) / manifest_name).read_text("utf-8"))
             if _unchanged(Path(opts.out_dir), last["outputs"]):
@@ -867,7 +926,10 @@ def build(opts: BuildOptions) -> BuildReport:
     except BaseException:
         staging.abort()
         raise
-    if cache:
+    report = dataclasses.replace(report, failed=tuple(failed) + report.failed)
+    if cache and report.failed:  # (not "up to date" next time: the witnesses left out are tried again)
+        (Path(cache) / manifest_name).unlink(missing_ok=True)
+    elif cache:
         keep = report.cache_files | {manifest_name}
         write_atomic(
             Path(cache) / manifest_name,
@@ -908,12 +970,15 @@ def _build_into(
     from .collate import collation_files, witness_readings
 
     slims: list[_Slim] = []
+    failed: list[str] = []
     readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
     processed: list[str] = []
     cached: list[str] = []
     laws: StoredLaws | list[Law]  # a witness's, then all of them (stage 4)
     stage: dict[str, float] = {}
     with mapper:
+        if cache:
+            cache_folder(Path(cache), corpus_dir)  # (made, with its marker, before its first entry)
         _log(opts, f"[1/5] clean + segment + TEI: {len(jobs)} witnesses")
         names = [f"{j.args[0].id}.{j.args[3]}.pkl" for j in jobs]
         from .progress import track
@@ -921,6 +986,12 @@ def _build_into(
         for b, ran in track(
             _through_cache(mapper, _run_witness, jobs, names, cache), len(jobs), "witnesses", "witness", min_total=10
         ):
+            if isinstance(b, Failed):  # (keep_going: left out, and said)
+                if not opts.keep_going:
+                    raise WitnessError(f"{b.message}; fix it, or build the rest with --keep-going")
+                failed.append(b.message)
+                _log(opts, f"      {b.witness_id}: LEFT OUT")
+                continue
             r = b.result
             wid = r.witness.id
             (processed if ran else cached).append(wid)
@@ -989,7 +1060,7 @@ def _build_into(
     for rel, data in collation_files(laws, same_lang, readings, build_info).items():
         staging.write(rel, data)
     for rel, data in export_rules(
-        laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources
+        laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources, [s.witness.id for s in slims]
     ).items():
         staging.write(rel, data)
     export_data(staging, with_figures=opts.site)
@@ -1027,6 +1098,7 @@ def _build_into(
         links=n_links,
         seconds=time.perf_counter() - t0,
         cache_files=frozenset(used),
+        failed=tuple(failed),
         timings={
             "per-witness (wall)": t1 - t0,
             **{
@@ -1042,13 +1114,37 @@ def _build_into(
     return report, manifest
 
 
+def _read_witnesses(
+    corpus_dir: Path, witnesses: Sequence[Witness], keep_going: bool
+) -> tuple[list[WitnessText], list[str]]:
+    """Each witness's text read and cut out of its raw file; with ``keep_going`` a witness that cannot be
+    read is left out (its one-line reason returned) instead of stopping the build."""
+    texts, failed = [], []
+    for w in witnesses:
+        try:
+            texts.append(witness_text(corpus_dir, w))
+        except PipelineError as exc:
+            if not keep_going:
+                raise
+            failed.append(witness_failure(w, exc))
+    if not texts:
+        raise PipelineError("no witness can be read; " + "; ".join(failed))
+    return texts, failed
+
+
 def export_data(staging: Staging, with_figures: bool) -> None:
     """From the tables in the staging folder: the SQLite database, the figures (with the site) and,
     last, the data package that describes the tables (their sizes and hashes)."""
     from .database import build_database
     from .tables import datapackage
 
-    build_database(staging.dir, staging.path("cardlaws.sqlite"))
+    try:
+        build_database(staging.dir, staging.path("cardlaws.sqlite"))
+    except sqlite3.Error as exc:  # (a full disk, a file size limit: ulimit -f)
+        raise PipelineError(
+            f"cannot write the SQLite database ({exc}); check the free space and the file size limit "
+            "(ulimit -f); the old outputs are unchanged"
+        ) from None
     if with_figures:
         from .figures import render_figures
 
@@ -1131,12 +1227,25 @@ def align_corpus(
 
 
 def export_rules(
-    laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path, resources=None
+    laws: Sequence[Law],
+    suggestions: Sequence,
+    links: Sequence[Link],
+    corpus_dir: Path,
+    resources=None,
+    witness_ids: Iterable[str] | None = None,
 ) -> dict[str, bytes]:
-    """The rule table from the curated annotations, the per-witness suggestions and the links."""
+    """The rule table from the curated annotations, the per-witness suggestions and the links. With
+    ``witness_ids`` (the witnesses of the build), the annotations of any other witness (one removed from
+    the corpus, or left out of the build) are not used: no row or citation of it reaches the rule table
+    or the referee."""
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
     resources = resources or load_rule_resources(corpus_dir)
+    if witness_ids is not None:
+        present = set(witness_ids)
+        resources = dataclasses.replace(
+            resources, annotations=tuple(a for a in resources.annotations if a.witness in present)
+        )
     suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
     return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
 
@@ -1161,8 +1270,9 @@ def status(opts: BuildOptions) -> list[str]:
     corpus_dir = Path(opts.corpus_dir)
     witnesses = load_witnesses(corpus_dir)
     code, res = code_version(), resources_version(corpus_dir)
-    manifest = read_manifest(Path(opts.out_dir))
-    missing, edited = check_outputs(Path(opts.out_dir), manifest) if manifest is not None else ([], [])
+    out_dir = real_path(opts.out_dir, "--out")  # (a symlinked outputs folder: its manifest is beside its target)
+    manifest = read_manifest(out_dir)
+    missing, edited = check_outputs(out_dir, manifest) if manifest is not None else ([], [])
     bad = set(missing) | set(edited)
     lines = [f"{'witness':<12} {'game':<7} {'lang':<4} {'kind':<13} state"]
     for w in witnesses:

@@ -9,8 +9,10 @@ slice out of its raw file; ``add_witness`` registers a new scan (the thin wrappe
 from __future__ import annotations
 
 import dataclasses
+import os
 import re
 import shutil
+import tempfile
 import tomllib
 import unicodedata
 from pathlib import Path
@@ -18,13 +20,36 @@ from pathlib import Path
 import tomli_w
 
 from .errors import CorpusError, InputFileError, UnknownWitnessError
-from .files import decode_scan, decode_text, read_scan, read_text, write_atomic
+from .files import decode_scan, decode_text, read_scan, read_text, real_path, write_atomic
 from .model import GAMES, KINDS, LANGS, Witness, WitnessText
+from .publish import pid_alive
 
 METADATA = "witnesses.toml"
 REQUIRED = ("id", "file", "game", "lang", "kind", "title")
 FIELDS = tuple(f.name for f in dataclasses.fields(Witness))
-ID_RE = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+# a witness id: lower-case ASCII letters and digits in groups joined by single hyphens, at most ID_MAX
+# characters (it names the witness's files: text/<id>.txt, tei/<id>.xml, site/witness/<id>.html, its cache
+# entries), and not the name of an output that shares those folders (RESERVED_IDS, RESERVED_ID_PREFIXES)
+ID_RE = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*\Z")
+ID_MAX = 64
+RESERVED_IDS = frozenset({"alignments"})  # tei/alignments.xml
+RESERVED_ID_PREFIXES = ("collation-",)  # tei/collation-<game>.xml
+NAME_MAX_BYTES = 200  # a scan's file name (the file system's limit is 255 bytes; a margin for its temporary copy)
+
+
+def check_id(witness_id: object, where: str) -> str:
+    """``witness_id`` if it is a valid witness id (see ``ID_RE``), else a one-line CorpusError."""
+    if not isinstance(witness_id, str) or not ID_RE.match(witness_id) or len(witness_id) > ID_MAX:
+        raise CorpusError(
+            f"{where}: id {witness_id!r} must be lower-case letters and digits in groups joined by single "
+            f"hyphens, at most {ID_MAX} characters, like 'fr-004'"
+        )
+    if witness_id in RESERVED_IDS or witness_id.startswith(RESERVED_ID_PREFIXES):
+        raise CorpusError(
+            f"{where}: id {witness_id!r} is the name of an output of the edition "
+            f"({', '.join(sorted(RESERVED_IDS))}, {', '.join(p + '...' for p in RESERVED_ID_PREFIXES)}); choose another"
+        )
+    return witness_id
 
 
 def _check_entry(entry: dict, where: str) -> Witness:
@@ -37,8 +62,7 @@ def _check_entry(entry: dict, where: str) -> Witness:
     for name, allowed in (("game", GAMES), ("lang", LANGS), ("kind", KINDS)):
         if entry[name] not in allowed:
             raise CorpusError(f"{where}: {name} = {entry[name]!r} is not one of {', '.join(allowed)}")
-    if not isinstance(entry["id"], str) or not ID_RE.match(entry["id"]):
-        raise CorpusError(f"{where}: id {entry['id']!r} must be lower-case letters, digits and hyphens, like 'fr-004'")
+    check_id(entry["id"], where)
     year = entry.get("year")
     if year is not None and (not isinstance(year, int) or isinstance(year, bool) or not 1400 <= year <= 2100):
         raise CorpusError(f"{where}: year = {year!r} must be a whole number like 1855")
@@ -78,10 +102,10 @@ def load_witnesses(corpus_dir: Path) -> tuple[Witness, ...]:
 def corpus_file(corpus_dir: Path, rel: str, where: str) -> Path:
     """The file ``rel`` of a witness, resolved (symlinks and ``..`` followed) and required to lie inside
     ``corpus_dir``: a path that leads out of the corpus is a CorpusError."""
-    root = Path(corpus_dir).resolve()
+    root = real_path(corpus_dir, "corpus folder")
     if not rel or Path(rel).is_absolute():
         raise CorpusError(f"{where}: file = {rel!r} must be a path relative to the corpus folder, like 'raw/scan.txt'")
-    target = (root / rel).resolve()
+    target = real_path(root / rel, f"{where}: file")
     if not target.is_relative_to(root) or target == root:
         raise CorpusError(
             f"{where}: file = {rel!r} leads outside the corpus folder {root}; "
@@ -155,50 +179,106 @@ def add_witness(corpus_dir: Path, source_file: Path, **meta) -> Witness:
 
     Refuses (CorpusError, nothing written) a file that is not UTF-8 text or holds only white space,
     a witness id that exists, a raw file already in the corpus (same bytes), and metadata that does
-    not validate. The new witnesses.toml is parsed back and compared, entry by entry, with what was
-    meant before it replaces the old one.
+    not validate. All or nothing: the scan is copied once, to a temporary file beside its destination,
+    and it is those bytes that are checked, then renamed into place; witnesses.toml is written last
+    (atomically, parsed back and compared entry by entry with what was meant). A failure or an
+    interruption at any point (the CLI turns SIGTERM into one) leaves the corpus as it was.
     """
     corpus_dir = Path(corpus_dir)
     source_file = Path(source_file)
+    shown = _printable(source_file.name)
     if not source_file.is_file():
-        raise InputFileError(f"{source_file}: no such file; give the path of the scan's OCR text")
-    data = source_file.read_bytes()
-    text_of_scan = decode_scan(data, str(source_file))
-    witnesses = load_witnesses(corpus_dir)
+        raise InputFileError(f"{_printable(str(source_file))}: no such file; give the path of the scan's OCR text")
     # (metadata is read back NFC-normalised, as every text file: the values and the raw file's name are
     # written in that form, else a name like U+F900 would not find its file again)
-    name = unicodedata.normalize("NFC", source_file.name)
-    dest = corpus_dir / "raw" / name
+    name = unicodedata.normalize("NFC", _text_arg(source_file.name, "file name", shown))
+    if len(os.fsencode(name)) > NAME_MAX_BYTES:
+        raise CorpusError(f"add {shown[:40]}...: the file name is longer than {NAME_MAX_BYTES} bytes; rename the scan")
     meta = {
-        k: unicodedata.normalize("NFC", v) if isinstance(v, str) else v for k, v in meta.items() if v not in (None, "")
+        k: unicodedata.normalize("NFC", _text_arg(v, k, shown)) if isinstance(v, str) else v
+        for k, v in meta.items()
+        if v not in (None, "")
     }
     meta.setdefault("file", f"raw/{name}")
     for key, value in meta.items():
         if isinstance(value, str) and any(unicodedata.category(ch) == "Cc" for ch in value):
             raise CorpusError(
-                f"add {source_file.name!r}: the {key} holds control characters; "
+                f"add {shown!r}: the {key} holds control characters; "
                 "give it in plain text (rename the file if it is the file name)"
             )
-    entry = _check_entry(meta, f"add {source_file.name}")
-    corpus_file(corpus_dir, entry.file, f"add {source_file.name}")
-    slice_witness(entry, text_of_scan)  # refuses a scan with no text (white space only) as the build would
+    entry = _check_entry(meta, f"add {shown}")
+    dest = corpus_file(corpus_dir, entry.file, f"add {shown}")
+    witnesses = load_witnesses(corpus_dir)
     if any(w.id == entry.id for w in witnesses):
         raise CorpusError(f"witness id {entry.id!r} already exists; choose another --id")
-    for other in sorted((corpus_dir / "raw").glob("*")):
-        if other.is_file() and other.read_bytes() == data:
-            raise CorpusError(f"{source_file}: this file is already in the corpus as {other.relative_to(corpus_dir)}")
-    if dest.exists():
+    if dest.exists() or dest.is_symlink():
         raise CorpusError(f"{dest}: a different file with this name exists; rename the scan first")
     path = corpus_dir / METADATA
     text = read_text(path)
     fields = {k: getattr(entry, k) for k in FIELDS if getattr(entry, k) not in ("", None)}
     new_text = text.rstrip("\n") + "\n\n" + _witness_block(fields)
-    _write_metadata(path, new_text, _entries(text, str(path)) + [fields], f"add {source_file.name}")
+    expected = _entries(text, str(path)) + [fields]
     dest.parent.mkdir(parents=True, exist_ok=True)
-    tmp = dest.with_name(f".tmp-{dest.name}")
-    shutil.copyfile(source_file, tmp)
-    tmp.replace(dest)
+    _remove_dead_copies(dest.parent)
+    fd, tmp_name = tempfile.mkstemp(prefix=f"{ADD_TEMP_PREFIX}{os.getpid()}-", suffix=".tmp", dir=dest.parent)
+    tmp, placed = Path(tmp_name), False
+    try:
+        with os.fdopen(fd, "wb") as out, source_file.open("rb") as src:
+            shutil.copyfileobj(src, out, 1 << 20)
+            out.flush()
+            os.fsync(out.fileno())
+        data = tmp.read_bytes()  # the bytes that will be in the corpus, checked (not the source read again)
+        slice_witness(entry, decode_scan(data, str(source_file)))  # refuses a scan with no text, as the build
+        for other in sorted(dest.parent.iterdir()):
+            if (
+                other != tmp
+                and not other.name.startswith(ADD_TEMP_PREFIX)
+                and other.is_file()
+                and other.stat().st_size == len(data)
+                and other.read_bytes() == data
+            ):
+                raise CorpusError(f"{shown}: this file is already in the corpus as {other.relative_to(corpus_dir)}")
+        os.chmod(tmp, 0o644)
+        os.link(tmp, dest)  # (fails rather than replace a file that appeared meanwhile)
+        placed = True
+        _write_metadata(path, new_text, expected, f"add {shown}")
+    except BaseException:
+        if placed:
+            dest.unlink(missing_ok=True)
+        raise
+    finally:
+        tmp.unlink(missing_ok=True)
     return entry
+
+
+ADD_TEMP_PREFIX = ".add-"  # the temporary copy of a scan being added (.add-<pid>-*.tmp), beside its destination
+
+
+def _remove_dead_copies(folder: Path) -> None:
+    """Remove the temporary copies that an ``add`` killed outright (SIGKILL, a power cut) left in ``folder``:
+    those of processes that no longer run (the caller holds the checkout's lock)."""
+    for p in folder.glob(f"{ADD_TEMP_PREFIX}*-*.tmp"):
+        pid = p.name[len(ADD_TEMP_PREFIX) :].split("-", 1)[0]
+        if pid.isdigit() and not pid_alive(int(pid)) and p.is_file() and not p.is_symlink():
+            p.unlink(missing_ok=True)
+
+
+def _printable(s: str) -> str:
+    """``s`` with any byte that was not UTF-8 (a surrogate escape of the file system) shown as ``\\xNN``."""
+    return s.encode("utf-8", "surrogateescape").decode("utf-8", "backslashreplace")
+
+
+def _text_arg(value: str, key: str, shown: str) -> str:
+    """``value`` if it is text (no byte that was not UTF-8 in the command line or the file name)."""
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        what = "the file name" if key == "file name" else f"the {key}"
+        raise CorpusError(
+            f"add {shown}: {what} holds bytes that are not UTF-8 ({_printable(value)!r}); "
+            "give it in UTF-8 (rename the file if it is the file name)"
+        ) from None
+    return value
 
 
 _HEADER_RE = re.compile(r"(?m)^[ \t]*\[\[[ \t]*witness[ \t]*\]\][ \t]*(?:#.*)?$")

@@ -8,8 +8,15 @@ failure (and by the next build, if the process dies in between). A failure at an
 swap leaves the old outputs whole; a failure after it leaves the new ones whole.
 
 Leftovers of dead builds (staging folders, the previous tree of a swap that could not be removed)
-are removed by the next build. The manifest of the published tree (``{file: sha256}``) is kept beside
+are removed by the next build (only those holding the pipeline's marker file). The manifest of the published tree (``{file: sha256}``) is kept beside
 it (``.outputs.manifest.json``), so that ``status`` can say which outputs are missing or edited.
+
+The pipeline deletes only what it made. The outputs folder carries a marker file (``MARKER``) that
+the pipeline wrote; :func:`outputs_folder` refuses a non-empty folder without it, a file, the file
+system's root, the corpus, the checkout or a parent of either (one line, nothing touched). An outputs
+folder of a build made before markers were kept is recognised by its contents (``is_old_outputs``: its
+``datapackage.json`` is this pipeline's and every entry is an output's name) and gets its marker. A
+folder given through a symlink is published into: the symlink stays and points at the new tree.
 """
 
 from __future__ import annotations
@@ -19,12 +26,23 @@ import errno
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 from pathlib import Path
 from typing import Sequence
 
 from .errors import PipelineError
+from .files import FolderError, claim_folder, marker_text, real_path
+
+MARKER = ".cardlaws-outputs"  # the file that makes a folder the pipeline's outputs folder
+PACKAGE_NAME = "cardlaws"  # datapackage.json's name in an outputs folder this pipeline wrote
+# the entries of an outputs folder a build wrote before the marker was kept (``is_old_outputs``)
+OUTPUT_NAMES = frozenset(
+    """alignments.csv bench cardlaws.sqlite corrections.csv datapackage.json eval figures flags.csv laws.csv
+    laws.json laws.parquet pages.csv rules.csv rules.json rules_report.txt site tei text unaligned.csv
+    witnesses.csv""".split()
+)
 
 
 class PublishError(PipelineError):
@@ -90,7 +108,74 @@ def check_outputs(out_dir: Path, manifest: dict[str, str]) -> tuple[list[str], l
     return missing, edited
 
 
-def _pid_alive(pid: int) -> bool:
+def is_old_outputs(folder: Path) -> bool:
+    """True for an outputs folder written before the marker was kept: its ``datapackage.json`` names this
+    pipeline's package and it holds nothing but the names of outputs (and the build's ``.tmp`` files)."""
+    try:
+        names = [p.name for p in Path(folder).iterdir()]
+        package = json.loads((Path(folder) / "datapackage.json").read_text("utf-8"))
+    except (OSError, ValueError):
+        return False
+    return (
+        isinstance(package, dict)
+        and package.get("name") == PACKAGE_NAME
+        and all(n in OUTPUT_NAMES or n.startswith(".tmp") for n in names)
+    )
+
+
+def outputs_folder(out_dir: Path, corpus_dir: Path, protected: Sequence[Path] = (), create: bool = True) -> Path:
+    """The real folder a build publishes ``out_dir`` into, checked (see the module's docstring): not the
+    root, not a file, not the corpus (nor inside it), not the checkout that holds the corpus nor any
+    folder of ``protected`` (the code's checkout, the cache), nor a parent of one of them; a non-empty
+    folder must carry ``MARKER`` or be an old outputs folder. Raises FolderError; creates the folder
+    (unless ``create`` is False)."""
+    out = real_path(out_dir, "--out")
+    corpus = real_path(corpus_dir, "--corpus")
+    if out == Path(out.anchor):
+        raise FolderError(f"--out {out_dir} is the root of the file system; give a folder of its own")
+    if out.is_relative_to(corpus):
+        raise FolderError(f"--out {out_dir} is inside the corpus {corpus}; give a folder outside it")
+    for p in (corpus, corpus.parent, *protected):
+        q = real_path(p, "folder")
+        if q.is_relative_to(out):
+            raise FolderError(
+                f"--out {out_dir} would hold {q} (the corpus, the checkout or the cache); "
+                "give a folder of its own, like outputs/"
+            )
+    return claim_folder(out, MARKER, "--out folder", is_old_outputs, create)
+
+
+CACHE_MARKER = ".cardlaws-cache"  # the file that makes a folder the pipeline's stage cache
+# the entries of a stage cache written before the marker was kept (``is_old_cache``): a witness's stages
+# (``<id>.<key>.pkl``), its alignment (``<id>.align.<key>.pkl``), a pivot (``<game>.pivot.<key>.pkl``), a
+# corpus's manifest (``corpus.<key>.json``), the last build's report, and write_atomic's temporary files
+_OLD_CACHE_ENTRY = re.compile(
+    r"(?:[a-z0-9-]+\.(?:align\.|pivot\.)?[0-9a-f]{24}\.pkl|corpus\.[0-9a-f]{24}\.json|last_build\.json|\.tmp-.*)\Z",
+    re.S,
+)
+
+
+def is_old_cache(folder: Path) -> bool:
+    """True for a stage cache written before the marker was kept: every entry is a file named as the build
+    names its cache entries."""
+    try:
+        return all(p.is_file() and _OLD_CACHE_ENTRY.match(p.name) for p in Path(folder).iterdir())
+    except OSError:
+        return False
+
+
+def cache_folder(cache_dir: Path, corpus_dir: Path, create: bool = True) -> Path:
+    """The real folder of the stage cache ``cache_dir``, checked as an outputs folder is (its marker
+    ``CACHE_MARKER``, or an old cache recognised by ``is_old_cache``; not inside the corpus ``corpus_dir``);
+    created when missing."""
+    corpus = real_path(corpus_dir, "--corpus")
+    if real_path(cache_dir, "--cache").is_relative_to(corpus):
+        raise FolderError(f"--cache {cache_dir} is inside the corpus {corpus}; give a folder outside it")
+    return claim_folder(cache_dir, CACHE_MARKER, "--cache folder", is_old_cache, create)
+
+
+def pid_alive(pid: int) -> bool:
+    """True if a process ``pid`` runs (or exists under another user)."""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
@@ -105,7 +190,7 @@ def _leftovers(out: Path) -> list[tuple[Path, int]]:
     for kind in ("staging", "old"):
         for p in out.parent.glob(f".{out.name}.{kind}-*"):
             tail = p.name.rsplit("-", 1)[-1]
-            if p.is_dir() and tail.isdigit():
+            if p.is_dir() and not p.is_symlink() and tail.isdigit() and (p / MARKER).is_file():
                 found.append((p, int(tail)))
     return found
 
@@ -118,7 +203,7 @@ def recover(out_dir: Path) -> None:
         return
     mine = os.getpid()
     for p, pid in _leftovers(out):
-        if pid != mine and _pid_alive(pid):
+        if pid != mine and pid_alive(pid):
             continue
         if p.name.startswith(f".{out.name}.old-") and not out.exists():
             os.rename(p, out)  # a two-rename swap died half-way: the old outputs are whole again
@@ -188,6 +273,7 @@ class Staging:
             if self.dir.exists():
                 shutil.rmtree(self.dir)
             self.dir.mkdir(parents=True)
+            (self.dir / MARKER).write_text(marker_text("outputs folder"), "utf-8")
         except OSError as exc:
             raise PublishError(
                 f"cannot write beside {self.out} ({exc.strerror or exc}); "
@@ -239,7 +325,7 @@ class Staging:
         if old:
             prefixes = tuple(f"{m}/" for m in managed)
             for rel in _all_files(old):
-                if rel in manifest or rel.startswith(".tmp"):
+                if rel in manifest or rel.startswith(".tmp") or rel == MARKER:
                     continue
                 if rel.startswith(prefixes):
                     removed.append(rel)

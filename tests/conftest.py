@@ -20,6 +20,24 @@ def shared_dir() -> Path:
     return SHARED
 
 
+SMALL = "en-002"  # the smallest witness: a corpus of it alone builds in seconds
+
+
+def small_corpus(dest: Path, ids: tuple[str, ...] = (SMALL,)) -> Path:
+    """A copy of the corpus's data files with only the witnesses ``ids``."""
+    import tomllib
+
+    import tomli_w
+
+    shutil.copytree(CORPUS, dest, ignore=shutil.ignore_patterns("raw", "witnesses.toml"))
+    entries = [e for e in tomllib.loads((CORPUS / "witnesses.toml").read_text("utf-8"))["witness"] if e["id"] in ids]
+    (dest / "raw").mkdir()
+    for e in entries:
+        shutil.copy(CORPUS / e["file"], dest / e["file"])
+    (dest / "witnesses.toml").write_text("".join("[[witness]]\n" + tomli_w.dumps(e) + "\n" for e in entries), "utf-8")
+    return dest
+
+
 @pytest.fixture()
 def tmp_corpus(tmp_path: Path) -> Path:
     """A private copy of the corpus that a test may change."""

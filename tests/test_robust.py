@@ -10,7 +10,6 @@ import shutil
 import subprocess
 import sys
 import time
-import tomllib
 import unicodedata
 from pathlib import Path
 
@@ -23,9 +22,7 @@ from pipeline.build import BuildOptions, build
 from pipeline.corpus import add_witness, load_witnesses, remove_witness, witness_text
 from pipeline.errors import CorpusError, PipelineError
 
-from conftest import CORPUS, ROOT
-
-SMALL = "en-002"  # the smallest witness: a corpus of it alone builds in seconds
+from conftest import CORPUS, ROOT, SMALL, small_corpus
 
 
 def tree(folder: Path) -> dict[str, str]:
@@ -34,19 +31,6 @@ def tree(folder: Path) -> dict[str, str]:
         for p in sorted(folder.rglob("*"))
         if p.is_file()
     }
-
-
-def small_corpus(dest: Path, ids: tuple[str, ...] = (SMALL,)) -> Path:
-    """A copy of the corpus's data files with only the witnesses ``ids``."""
-    import tomli_w
-
-    shutil.copytree(CORPUS, dest, ignore=shutil.ignore_patterns("raw", "witnesses.toml"))
-    entries = [e for e in tomllib.loads((CORPUS / "witnesses.toml").read_text("utf-8"))["witness"] if e["id"] in ids]
-    (dest / "raw").mkdir()
-    for e in entries:
-        shutil.copy(CORPUS / e["file"], dest / e["file"])
-    (dest / "witnesses.toml").write_text("".join("[[witness]]\n" + tomli_w.dumps(e) + "\n" for e in entries), "utf-8")
-    return dest
 
 
 def cli(*args: str, **kw) -> subprocess.CompletedProcess:
@@ -237,6 +221,7 @@ def test_leftovers_of_dead_builds_are_removed_or_restored_by_the_next_build(buil
     pid = int(dead.stdout)
     (tmp_path / f".out.staging-{pid}" / "text").mkdir(parents=True)
     (tmp_path / f".out.staging-{pid}" / "text" / "half.txt").write_text("half", "utf-8")
+    (tmp_path / f".out.staging-{pid}" / ".cardlaws-outputs").write_text("", "utf-8")  # (as a build's staging has)
     build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache))
     assert not (tmp_path / f".out.staging-{pid}").exists()
     # a two-rename swap that died half-way: outputs/ gone, the old tree beside it

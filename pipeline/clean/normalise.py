@@ -9,16 +9,37 @@ import regex
 from .edits import Edit
 from .passes import Pass, edits_only
 
-CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}&&[^\n\t]]|\r", regex.V1)
 FORM_FEED = "\x0c"  # what pdftotext writes between pages
+# characters that end a line in some systems (vertical tab, the information separators FS GS RS, next line,
+# the Unicode line and paragraph separators): read as a line break, never as nothing (words would glue)
+LINE_SEPARATORS = "\x0b\x1c\x1d\x1e\x85\u2028\u2029"
+# control and format characters, the noncharacters (U+FFFE, U+FDD0...: not text, and XML cannot hold some
+# of them) and the line separators: none of them stays in the reading as it is
+CONTROL_RE = regex.compile(r"[\p{Cc}\p{Cf}\p{Noncharacter_Code_Point}\u2028\u2029&&[^\n\t]]|\r", regex.V1)
 
 
 def pass_control(text: str) -> list[Edit]:
-    """Remove control and format characters (soft hyphen, zero-width, BOM, CR); a form feed alone on its
-    line (a page separator) goes with its line, so the page's text runs on."""
+    """Remove control and format characters (soft hyphen, zero-width, BOM, CR) and noncharacters; a form
+    feed alone on its line (a page separator) goes with its line, so the page's text runs on; a line
+    separator (``LINE_SEPARATORS``) becomes a line break, unless a line break follows it already."""
     edits = []
     for m in CONTROL_RE.finditer(text):
         end = m.end()
+        if m.group() in LINE_SEPARATORS:
+            ends_line = text[end : end + 1] in ("\n", "") or text[m.start() - 1 : m.start()] == "\n"
+            edits.append(
+                Edit(
+                    m.start(),
+                    end,
+                    "" if ends_line else "\n",
+                    "normalisation",
+                    "regex:separator",
+                    1.0,
+                    (),
+                    f"line separator U+{ord(m.group()):04X} read as a line break",
+                )
+            )
+            continue
         if m.group() == FORM_FEED and (m.start() == 0 or text[m.start() - 1] == "\n") and text[end : end + 1] == "\n":
             end += 1
         edits.append(

@@ -83,9 +83,10 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_align
 	$(BIN)/python -m measure.results
 
-bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB
+bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB, and `clean -` on 1, 5 and 50 MB under a 4 GB limit
 	$(BIN)/python -m measure.bench_clean
 	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
+	$(BIN)/python -m measure.bench_clean_stream
 	$(BIN)/python -m measure.results
 
 results: install ## render docs/RESULTS.md from the figures in outputs/eval and outputs/bench (run by eval and bench too)

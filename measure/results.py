@@ -49,6 +49,7 @@ class Sources:
     bench_cleaning: Json | None
     bench_build: Json | None
     linearity: tuple[tuple[str, Json], ...]
+    clean_stream: Json | None = None
 
 
 def read_sources(eval_dir: Path, bench_dir: Path) -> Sources:
@@ -65,6 +66,7 @@ def read_sources(eval_dir: Path, bench_dir: Path) -> Sources:
         linearity=tuple(
             (p.name, json.loads(p.read_text(encoding="utf-8"))) for p in sorted(bench_dir.glob("linearity-*.json"))
         ),
+        clean_stream=load(bench_dir / "clean_stream.json"),
     )
 
 
@@ -537,6 +539,31 @@ def bench_build_section(d: Json | None, linearity: Sequence[tuple[str, Json]]) -
 # ---- the page ---------------------------------------------------------------------------------------------------
 
 
+def clean_stream_section(d: Json | None) -> list[str]:
+    out = ["## Cleaning large input", ""]
+    if d is None:
+        return out + missing("outputs/bench/clean_stream.json", "python -m measure.bench_clean_stream")
+    out += [
+        f"From `outputs/bench/clean_stream.json` (`python -m measure.bench_clean_stream`): `{d['what']}`"
+        f" {d['limit_gb']:g} GB, on {d['input']} repeated to each size ({d['cores']} cores, load average"
+        f" {d['load_average_at_end']:g} at the end: CPU time is the fair measure). Repeated lines help the per-word"
+        " caches: this is a figure of linearity and memory, not of speed.",
+        "",
+    ]
+    rows = [
+        [
+            f"{r['mb']:g} MB",
+            "finished" if r["exit"] == 0 else f"exit {r['exit']}: {' '.join(r['stderr'])}",
+            f"{num(r['wall_s'], 1)} s",
+            f"{num(r['cpu_s'], 1)} s",
+            f"{num(r['cpu_s'] / (r['bytes'] / 1e6), 1)} s",
+            f"{r['peak_rss_gb']:.2f} GB",
+        ]
+        for r in d["runs"]
+    ]
+    return out + table(["input", "result", "wall", "CPU", "CPU per MB", "peak memory"], rows)
+
+
 def render_sources(src: Sources) -> str:
     out = [
         "# Results",
@@ -555,6 +582,7 @@ def render_sources(src: Sources) -> str:
     out += alignment_section(src.alignment)
     out += bench_cleaning_section(src.bench_cleaning)
     out += bench_build_section(src.bench_build, src.linearity)
+    out += clean_stream_section(src.clean_stream)
     while out and out[-1] == "":
         out.pop()
     return "\n".join(out) + "\n"

@@ -167,3 +167,24 @@ def test_a_thesaurus_row_with_one_member_is_a_one_line_error(tmp_path: Path):
     with pytest.raises(ExtractionError, match="two or more members") as e:
         load_extraction(corpus)
     assert "\n" not in str(e.value)
+
+
+def test_the_first_contact_figure_is_recorded_once_and_never_overwritten(tmp_path: Path):
+    from measure.evaluate_align import record_first_contact
+
+    row = {"gold": "whist_en004_en999.csv", "precision": 0.5, "recall": 0.5, "f1": 0.5, "tfidf_f1": 0.4}
+    assert record_first_contact([row], tmp_path) == ["whist_en004_en999.csv"]
+    assert record_first_contact([{**row, "f1": 0.9}], tmp_path) == []
+    import json
+
+    assert json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))["whist_en004_en999.csv"]["f1"] == 0.5
+
+
+def test_the_tfidf_baseline_links_shared_words_only():
+    from measure.evaluate_align import tfidf_links
+
+    a = [law(WH_EN, 1, "A revoke is a penalty of three tricks."), law(WH_EN, 2, "The dealer deals the cards.")]
+    other = Witness(id="en-962", file="raw/x.txt", game="whist", lang="en", kind="transcription", title="t")
+    b = [law(other, 1, "The penalty of a revoke: three tricks."), law(other, 2, "Honours count four.")]
+    links = tfidf_links([*a, *b], "en-961", "en-962")
+    assert {(l.a, l.b) for l in links} == {("whist.en-961.law-1", "whist.en-962.law-1")}

@@ -47,6 +47,9 @@ from .baseline_align import tfidf_links
 
 ROOT = Path(__file__).resolve().parent.parent
 DEV_GOLD_DIR = ROOT / "tests" / "fixtures" / "align"
+FIRST_CONTACT_DIR = ROOT / "tests" / "fixtures" / "firstcontact"  # codes met after the reading was written: their gold
+#   (links and the event and outcome of each law) written before anything ran on them; record.json keeps the figure
+#   of that first run, the current figure is printed beside it
 MODERN_MARKER = "AI-modernized reading of the original text"
 
 
@@ -416,6 +419,172 @@ def evaluate(
     return out
 
 
+def read_event_gold(path: Path) -> dict[str, tuple[frozenset[str], str]]:
+    """law id -> (the events any of which is a right reading, the main outcome or "") of a reading gold file."""
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    out = {}
+    for row in csv.DictReader(lines):
+        out[row["law_id"].strip()] = (
+            frozenset(e.strip() for e in (row.get("event") or "").split("|") if e.strip()),
+            (row.get("outcome") or "").strip(),
+        )
+    return out
+
+
+def reading_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str], str]]) -> dict[str, dict]:
+    """Per witness: the share of its laws whose reading has a right event (``event``: a gold event among the events
+    read; the laws with no gold event left out) and its main outcome (``outcome``: among the outcomes read; the laws
+    with none left out), with the laws read wrong."""
+    from pipeline.provisions import read_provisions
+
+    mine = [l for l in laws if l.id in gold]
+    readings = read_provisions(mine)
+    out: dict[str, dict] = {}
+    for law in mine:
+        events, outcome = gold[law.id]
+        p = readings[law.id]
+        r = out.setdefault(
+            law.witness_id, {"events": 0, "event_right": 0, "outcomes": 0, "outcome_right": 0, "wrong": []}
+        )
+        if events:
+            r["events"] += 1
+            if events & p.event_ids:
+                r["event_right"] += 1
+            else:
+                r["wrong"].append(f"{law.id}: event {'|'.join(sorted(events))}, read {p.summary()}")
+        if outcome:
+            r["outcomes"] += 1
+            if outcome in {t for t, _ in p.outcomes}:
+                r["outcome_right"] += 1
+            else:
+                r["wrong"].append(f"{law.id}: outcome {outcome}, read {p.summary()}")
+    for r in out.values():
+        r["event_accuracy"] = round(r["event_right"] / r["events"], 4) if r["events"] else None
+        r["outcome_accuracy"] = round(r["outcome_right"] / r["outcomes"], 4) if r["outcomes"] else None
+    return out
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+
+
+def tfidf_links(laws: Sequence[Law], wa: str, wb: str, min_score: float = 0.1) -> list[Link]:
+    """The baseline: a plain TF-IDF cosine over the words of the two witnesses' laws (no glossary, no reading), each
+    mutual best pair scoring at least ``min_score`` linked."""
+    import math
+
+    docs = {l.id: [w.lower() for w in _WORD.findall(l.text)] for l in laws if l.witness_id in (wa, wb)}
+    df: dict[str, int] = defaultdict(int)
+    for words in docs.values():
+        for w in set(words):
+            df[w] += 1
+    n = len(docs)
+    vec = {}
+    for lid, words in docs.items():
+        tf: dict[str, int] = defaultdict(int)
+        for w in words:
+            tf[w] += 1
+        v = {w: (1 + math.log(c)) * math.log((1 + n) / (1 + df[w])) for w, c in tf.items()}
+        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
+        vec[lid] = {w: x / norm for w, x in v.items()}
+    a_ids = [l for l in docs if l.split(".")[1] == wa]
+    b_ids = [l for l in docs if l.split(".")[1] == wb]
+    score = {(a, b): sum(x * vec[b].get(w, 0.0) for w, x in vec[a].items()) for a in a_ids for b in b_ids}
+    out = []
+    for a in a_ids:
+        if not b_ids:
+            break
+        b = max(b_ids, key=lambda y: score[(a, y)])
+        if score[(a, b)] >= min_score and max(a_ids, key=lambda x: score[(x, b)]) == a:
+            out.append(Link(game=laws[0].game, a=a, b=b, score=round(score[(a, b)], 4), kind="tfidf"))
+    return out
+
+
+def first_contact_files(fc_dir: Path = FIRST_CONTACT_DIR) -> list[Path]:
+    return sorted(p for p in fc_dir.glob("*_*_*.csv")) if fc_dir.is_dir() else []
+
+
+def evaluate_first_contact(
+    laws: Sequence[Law], corpus_dir: Path, config: AlignConfig = AlignConfig(), fc_dir: Path = FIRST_CONTACT_DIR
+) -> list[dict]:
+    """Every first-contact gold scored now (``f1`` ...), beside the TF-IDF baseline (``tfidf_f1``), the reading
+    accuracy of its new code, and the figure recorded at first contact (``record.json``: ``first_contact``)."""
+    fixture = dev_fixture_laws(fc_dir)
+    results = evaluate_golds(laws, first_contact_files(fc_dir), corpus_dir, config, fixture)
+    accuracy = reading_accuracy(fixture, read_event_gold(fc_dir / "events.csv")) if fixture else {}
+    record_path = fc_dir / "record.json"
+    record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else {}
+    new = {l.witness_id for l in fixture}
+    everyone = [*laws, *fixture]
+    for r in results:
+        game, wa, wb, sure, possible, _ = read_gold_full(fc_dir / r["gold"])
+        game_laws = [l for l in everyone if l.game == game and l.witness_id in (wa, wb)]
+        if {wa, wb} - {l.witness_id for l in game_laws}:
+            game_laws += segmented_laws(corpus_dir, sorted({wa, wb} - {l.witness_id for l in game_laws}))
+        r["tfidf_f1"] = score_links(tfidf_links(game_laws, wa, wb), wa, wb, sure, possible)["f1"]
+        code = wa if wa in new else wb
+        r["code"] = code
+        r["reading"] = accuracy.get(code, {})
+        r["first_contact"] = record.get(r["gold"])
+    return results
+
+
+def record_first_contact(results: Sequence[dict], fc_dir: Path = FIRST_CONTACT_DIR, note: str = "") -> list[str]:
+    """Write the figures of the golds that have none recorded yet into ``record.json`` (their first contact); the
+    ones already there are never overwritten.  Returns the golds recorded now."""
+    path = fc_dir / "record.json"
+    record = json.loads(path.read_text(encoding="utf-8")) if path.exists() else {}
+    fresh = []
+    for r in results:
+        if r["gold"] in record:
+            continue
+        rd = r.get("reading", {})
+        record[r["gold"]] = {
+            "precision": r["precision"],
+            "recall": r["recall"],
+            "f1": r["f1"],
+            "tfidf_f1": r["tfidf_f1"],
+            "event_accuracy": rd.get("event_accuracy"),
+            "outcome_accuracy": rd.get("outcome_accuracy"),
+            "note": note,
+        }
+        fresh.append(r["gold"])
+    if fresh:
+        write_json_atomic(path, record)
+    return fresh
+
+
+def _print_first_contact(rows: Sequence[dict]) -> None:
+    print(
+        f"{'gold file':28} {'code':7} {'first F1':>8} {'F1 now':>7} {'TF-IDF':>7} "
+        f"{'event 1st':>9} {'event now':>9} {'outc 1st':>8} {'outc now':>8}"
+    )
+
+    def f(x) -> str:
+        return "-" if x is None else f"{x:.2f}"
+
+    for r in rows:
+        fc = r.get("first_contact") or {}
+        rd = r.get("reading", {})
+        print(
+            f"{r['gold']:28} {r['code']:7} {f(fc.get('f1')):>8} {f(r['f1']):>7} {f(r['tfidf_f1']):>7} "
+            f"{f(fc.get('event_accuracy')):>9} {f(rd.get('event_accuracy')):>9} "
+            f"{f(fc.get('outcome_accuracy')):>8} {f(rd.get('outcome_accuracy')):>8}"
+        )
+    firsts = [r["first_contact"]["f1"] for r in rows if r.get("first_contact")]
+    if firsts:
+        print(
+            f"mean first-contact F1 {sum(firsts) / len(firsts):.3f}; now {sum(r['f1'] for r in rows) / len(rows):.3f}; "
+            f"TF-IDF {sum(r['tfidf_f1'] for r in rows) / len(rows):.3f}"
+        )
+    seen = set()
+    for r in rows:
+        if r["code"] in seen:
+            continue
+        seen.add(r["code"])
+        for w in r.get("reading", {}).get("wrong", []):
+            print(f"    read wrong: {w}")
+
+
 def write_json_atomic(path: Path, data: dict) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
@@ -519,7 +688,18 @@ def main(argv: Sequence[str] | None = None) -> int:
         "fr-901, en-901 and fr-903 are fixture codes in laws.csv there; same-language pairs composed, then read by hand)"
     )
     _print_table(result["dev_pairs"])
-    result["bands"] = band_precision([*result["pairs"], *result["dev_pairs"]])
+    result["first_contact"] = evaluate_first_contact(laws, corpus_dir, config)
+    if not args.set:
+        for name in record_first_contact(result["first_contact"], note=f"laws from {args.laws}"):
+            print(f"first contact of {name} recorded in {FIRST_CONTACT_DIR.relative_to(ROOT)}/record.json")
+        result["first_contact"] = evaluate_first_contact(laws, corpus_dir, config)
+    print(
+        f"alignment vs FIRST-CONTACT gold ({FIRST_CONTACT_DIR.relative_to(ROOT)}; codes met after the reading was written, "
+        "gold written before anything ran on them): F1 and reading accuracy (event, outcome) at first contact and now"
+    )
+    _print_table(result["first_contact"])
+    _print_first_contact(result["first_contact"])
+    result["bands"] = band_precision([*result["pairs"], *result["dev_pairs"], *result["first_contact"]])
     print(
         "precision of the links per certainty band, over every gold (shared and development; possible links left out)"
     )
@@ -528,7 +708,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         n = c["tp"] + c["possible"] + c["fp"]
         prec = "-" if c["precision"] is None else f"{c['precision']:.3f}"
         print(f"{band:8} {n:6d} {c['tp']:5d} {c['possible']:8d} {c['fp']:6d} {prec:>9}")
-    result["calibration"] = calibration([*result["pairs"], *result["dev_pairs"]])
+    result["calibration"] = calibration([*result["pairs"], *result["dev_pairs"], *result["first_contact"]])
     print(
         "calibration of the high band: precision of its links scoring at least t, all golds / worst gold "
         "(with --set band_high=0: every primary link on a shared event)"

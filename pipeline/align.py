@@ -812,12 +812,13 @@ class AlignModel:
         if not self.config.use_provisions or kind == "same_text":
             return None
         self.read([a, b])
-        hard = self.resources._cache.get("hard_facts")
-        if hard is None:
+        facts = self.resources._cache.get("facts")
+        if facts is None:
             from .provisions import load_extraction
 
-            hard = self.resources._cache["hard_facts"] = load_extraction().hard_facts
-        return compare(self.provisions[a.id], self.provisions[b.id], hard)
+            ex = load_extraction()
+            facts = self.resources._cache["facts"] = (ex.hard_facts, ex.agree_facts)
+        return compare(self.provisions[a.id], self.provisions[b.id], *facts)
 
     def combine(self, sim: float, cmp, gate_only: bool = False) -> float:
         """The pair score from the similarity and the comparison of the readings (AlignConfig.event_weight ...);
@@ -841,6 +842,8 @@ class AlignModel:
         on a shared event (or between two readings of one printed text)."""
         cfg = self.config
         structured = cmp is None or (cmp.event_overlap > 0)
+        if cmp is not None and cmp.agree_conflict:  # dealer / non-dealer, before / after the trump, too many / too
+            return "low"  # few: conditions that must agree for a confident link
         if score >= cfg.band_high and structured and primary:
             return "high"
         return "medium" if score >= cfg.band_medium else "low"

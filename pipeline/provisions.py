@@ -68,6 +68,111 @@ class PatternRule:
 
 
 @dataclass(frozen=True)
+class Thesaurus:
+    """The domain thesaurus of one language (``corpus/annotations/thesaurus.csv``): synonym classes of the words the
+    laws say one thing with (expose / show, fresh / new, stock / talon, opponent / adversary).  A token that is a form
+    of a member of a class is read as every member's forms as well, so that a pattern written with one member matches
+    the law that says it with another; a member of several words is a phrase (its first token takes the class), and a
+    member written with hyphens (``non-dealer``) a compound, whose later tokens then read as nothing."""
+
+    words: Mapping[str, tuple[str, ...]] = field(default_factory=dict)  # folded form -> the class's forms
+    phrases: tuple[tuple[tuple[str, ...], tuple[str, ...], bool], ...] = ()  # (folded words, class forms, compound)
+
+    def expand(self, lowers: Sequence[str], lemmas: Sequence[str], keys: Sequence[str]) -> list[str]:
+        """The token keys with the forms of each token's classes added (``lowers``, ``lemmas``: folded)."""
+        out = list(keys)
+        for words, forms, compound in self.phrases:
+            for i in range(len(lowers)):
+                span = _phrase_at(lowers, lemmas, i, words, compound)
+                if span:
+                    out[i] = _with_forms(out[i], forms)
+                    for k in range(i + 1, span) if compound else ():
+                        out[k] = ""
+        for i, (lo, le) in enumerate(zip(lowers, lemmas)):
+            found = self.words.get(lo) or self.words.get(le)
+            if found and out[i]:
+                out[i] = _with_forms(out[i], found)
+        return out
+
+
+def _phrase_at(lowers: Sequence[str], lemmas: Sequence[str], i: int, words: Sequence[str], compound: bool) -> int:
+    """The end of the phrase ``words`` read from token ``i`` (0: not there); a compound's words may be printed with
+    hyphens between them or not (premier-à-jouer, premier à jouer)."""
+    j = i
+    for k, w in enumerate(words):
+        while compound and k and j < len(lowers) and lowers[j] == "-":
+            j += 1
+        if j >= len(lowers) or (lowers[j] != w and lemmas[j] != w):
+            return 0
+        j += 1
+    return j
+
+
+def _with_forms(key: str, forms: Sequence[str]) -> str:
+    return "|".join(dict.fromkeys((*key.split("|"), *forms)))
+
+
+EN_KINDS = ("base", "s", "ed", "ing", "poss")  # the inflections a thesaurus class keeps apart (a verb's -s and -ed)
+
+
+def en_inflections(word: str) -> dict[str, tuple[str, ...]]:
+    """The regular forms of an English lemma by kind (EN_KINDS): -s/-es/-ies, -ed/-ied, -ing, -'s."""
+    if re.search(r"[^aeiou]y$", word):
+        s, ed = word[:-1] + "ies", word[:-1] + "ied"
+    else:
+        s = word + ("es" if re.search(r"(s|x|z|ch|sh)$", word) else "s")
+        ed = (word[:-1] if word.endswith("e") else word) + "ed"
+    ing = (word[:-1] if word.endswith("e") and not word.endswith("ee") else word) + "ing"
+    return {"base": (word,), "s": (s,), "ed": (ed,), "ing": (ing,), "poss": (word + "'s", s + "'")}
+
+
+def _member_forms(member: str, lang: str, inverse: Mapping[str, set[str]]) -> dict[str, tuple[str, ...]]:
+    """The forms of one thesaurus member by kind: English ``show`` all its inflections (and its irregular forms of
+    en_forms.csv, as -s or -ed), ``face(s)`` only the kinds named; French members as written (matched on the lemma)."""
+    m = re.fullmatch(r"(.+?)\(([a-z, ]+)\)", member)
+    word, only = (m.group(1), {k.strip() for k in m.group(2).split(",")}) if m else (member, set(EN_KINDS))
+    if lang != "en":
+        return {"base": (word,)}
+    forms = {k: list(v) for k, v in en_inflections(word).items()}
+    for irregular in sorted(inverse.get(word, ())):
+        forms["s" if irregular.endswith("s") else "ed"].append(irregular)
+    return {k: tuple(v) for k, v in forms.items() if k in only}
+
+
+def _read_thesaurus(path: Path, en_forms: Mapping[str, str]) -> dict[str, Thesaurus]:
+    """``lang,members`` rows (members separated by "|"), comment lines "#"."""
+    if not path.exists():
+        return {}
+    inverse: dict[str, set[str]] = {}
+    for form, lemma in en_forms.items():
+        inverse.setdefault(lemma, set()).add(form)
+    words: dict[str, dict[str, tuple[str, ...]]] = {"fr": {}, "en": {}}
+    phrases: dict[str, list] = {"fr": [], "en": []}
+    lines = [ln for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip() and not ln.startswith("#")]
+    for n, line in enumerate(lines[1:], start=2):
+        lang, _, members = line.partition(",")
+        lang = lang.strip()
+        parts = [fold(m.strip()) for m in members.split("|") if m.strip()]
+        if lang not in ("fr", "en") or len(parts) < 2:
+            raise ExtractionError(f"{path}: row {n}: expected lang (fr|en), then two or more members separated by '|'")
+        singles = [_member_forms(m, lang, inverse) for m in parts if not re.search(r"[\s-]", m)]
+        if not singles:
+            raise ExtractionError(f"{path}: row {n}: a class needs a member of one word")
+        # a form is read as the forms of the same kind of every member (exposes: shows; exposed: shown, showed)
+        by_kind = {k: tuple(dict.fromkeys(f for fm in singles for f in fm.get(k, ()))) for k in EN_KINDS}
+        for fm in singles:
+            for k, fs in fm.items():
+                for f in fs:
+                    words[lang][f] = tuple(dict.fromkeys((*words[lang].get(f, ()), *by_kind[k])))
+        for m in parts:  # a phrase or compound is read as the class's base forms
+            if re.search(r"[\s-]", m):
+                phrases[lang].append((tuple(re.split(r"[\s-]+", m)), by_kind["base"], "-" in m))
+    return {
+        lang: Thesaurus(words[lang], tuple(sorted(phrases[lang], key=lambda p: -len(p[0])))) for lang in ("fr", "en")
+    }
+
+
+@dataclass(frozen=True)
 class Extraction:
     """The extraction data of every game: event rules per game, condition rules shared."""
 
@@ -77,6 +182,8 @@ class Extraction:
     config: ExtractionConfig = ExtractionConfig()
     references: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # game -> lang -> regexes
     hard_facts: frozenset[str] = frozenset()  # facts whose conflict means another situation (see Comparison)
+    agree_facts: frozenset[str] = frozenset()  # facts that must agree for a link above the lowest band (Comparison)
+    thesaurus: Mapping[str, Thesaurus] = field(default_factory=dict)  # lang -> the domain thesaurus (empty: none)
 
     def rules(self, game: str, lang: str) -> tuple[PatternRule, ...]:
         return tuple(r for r in (*self.events.get(game, ()), *self.conditions) if r.lang == lang)
@@ -125,6 +232,17 @@ class Comparison:
     unread_both: bool = False  # neither side has an event read
     hard_conflict: bool = False  # a conflicting fact is one that makes the situations different (extraction data:
     #   [facts] hard = [...], e.g. the first deal vs the deal for the discard), not one case of several
+    agree_conflict: bool = False  # a conflicting fact is one that must agree for a confident link ([facts] agree:
+    #   who holds the cards, when the error is found, too many or too few)
+    outcomes_both: bool = False  # both sides state an outcome (other than "choice")
+
+    @property
+    def disagreement(self) -> bool:
+        """The two laws state the same facts (an event in common, no condition in conflict) and rule otherwise: both
+        give outcomes and none in common.  The codes disagree on the ruling; the link says so."""
+        return (
+            bool(self.shared_events) and not self.conflicting_facts and not self.shared_outcomes and self.outcomes_both
+        )
 
     def evidence(self) -> str:
         if self.event_overlap < 0:
@@ -141,7 +259,9 @@ class Comparison:
             parts.append("conditions differ: " + "; ".join(self.conflicting_facts))
         if self.shared_outcomes:
             parts.append("outcome: " + ", ".join(self.shared_outcomes))
-        if self.other_outcomes:
+        if self.disagreement:
+            parts.append("the codes disagree on the ruling: " + ", ".join(self.other_outcomes))
+        elif self.other_outcomes:
             parts.append("outcome differs: " + ", ".join(self.other_outcomes))
         return "; ".join(parts)
 
@@ -237,7 +357,16 @@ def _load(corpus_dir: str) -> Extraction:
             if line.strip() and not line.startswith("#") and "," in line:
                 f, l = line.split(",", 1)
                 forms[f.strip().lower()] = l.strip().lower()
-    ex = Extraction(events=events, conditions=conditions, en_forms=forms, references=references, hard_facts=hard)
+    agree = frozenset(cdata.get("facts", {}).get("agree", []))
+    ex = Extraction(
+        events=events,
+        conditions=conditions,
+        en_forms=forms,
+        references=references,
+        hard_facts=hard,
+        agree_facts=agree,
+        thesaurus=_read_thesaurus(ann / "thesaurus.csv", forms),
+    )
     for game in events:  # every pattern compiles (errors at load time, not at the first law)
         for r in (*events[game], *conditions):
             _spacy_pattern(r.source, ex.config.max_gap, f"{ann}/{r.kind} {r.label}")
@@ -338,6 +467,11 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     nlp = _nlp(law.lang)
     doc = nlp(law.text[: extraction.config.max_chars])
     keys = [_key(tok, law.lang, extraction.en_forms) for tok in doc]
+    thesaurus = extraction.thesaurus.get(law.lang)
+    if thesaurus is not None:
+        lowers = [fold(tok.text) for tok in doc]
+        lemmas = [k.split("|")[1] if "|" in k else k for k in keys]
+        keys = thesaurus.expand(lowers, lemmas, keys)
     for tok, k in zip(doc, keys):
         tok._.set(KEY_ATTR, k)
     which = _prefilter(rules).candidates(keys)
@@ -440,8 +574,11 @@ def _with_references(
     return provisions
 
 
-def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()) -> Comparison:
-    """How the readings ``p`` and ``q`` agree (see :class:`Comparison`); ``hard_facts``: Extraction.hard_facts."""
+def compare(
+    p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset(), agree_facts: frozenset[str] = frozenset()
+) -> Comparison:
+    """How the readings ``p`` and ``q`` agree (see :class:`Comparison`); ``hard_facts``: Extraction.hard_facts,
+    ``agree_facts``: Extraction.agree_facts."""
     wa = {e: w for e, w, _ in p.events}
     wb = {e: w for e, w, _ in q.events}
     if not wa or not wb:
@@ -455,7 +592,7 @@ def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()
     fa, fb = p.facts(), q.facts()
     matching: list = []
     conflicting: list = []
-    hard = False
+    hard = agree = False
     for f in sorted(fa.keys() & fb.keys()):
         common = fa[f] & fb[f]
         if common:
@@ -463,6 +600,7 @@ def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()
         else:
             conflicting.append(f"{f}: {'|'.join(sorted(fa[f]))} / {'|'.join(sorted(fb[f]))}")
             hard = hard or f in hard_facts
+            agree = agree or f in agree_facts
     oa, ob = {t for t, _ in p.outcomes}, {t for t, _ in q.outcomes}
     return Comparison(
         event_overlap=round(overlap, 4),
@@ -472,6 +610,8 @@ def compare(p: Provision, q: Provision, hard_facts: frozenset[str] = frozenset()
         matching_facts=tuple(matching),
         conflicting_facts=tuple(conflicting),
         hard_conflict=hard,
+        agree_conflict=agree,
+        outcomes_both=bool(oa - {"choice"}) and bool(ob - {"choice"}),
         shared_outcomes=tuple(sorted(oa & ob)),
         other_outcomes=tuple(sorted(oa ^ ob)),
         unread_both=not wa and not wb,

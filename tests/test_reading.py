@@ -1,0 +1,190 @@
+"""The reading on wording it was not written on: the domain thesaurus (corpus/annotations/thesaurus.csv), the
+conditions that must agree for a confident link, a disagreement between codes, stability under an added witness."""
+
+from __future__ import annotations
+
+import dataclasses
+import shutil
+from pathlib import Path
+
+import pytest
+
+from measure.evaluate_align import (
+    FIRST_CONTACT_DIR,
+    ROOT,
+    dev_fixture_laws,
+    gold_laws,
+    load_witness_meta,
+    make_law,
+    shared_dir,
+)
+from pipeline.align import align, load_resources
+from pipeline.model import Witness
+from pipeline.provisions import ExtractionError, compare, load_extraction, read_provision, read_provisions
+
+CORPUS = ROOT / "corpus"
+EC_EN = Witness(id="en-960", file="raw/x.txt", game="ecarte", lang="en", kind="transcription", title="t")
+EC_FR = Witness(id="fr-960", file="raw/x.txt", game="ecarte", lang="fr", kind="transcription", title="t")
+WH_EN = Witness(id="en-961", file="raw/x.txt", game="whist", lang="en", kind="transcription", title="t")
+
+
+def law(w: Witness, n: int, text: str):
+    return make_law(w.game, w, n, n, text)
+
+
+@pytest.fixture(scope="module")
+def ex():
+    return load_extraction(CORPUS)
+
+
+@pytest.fixture(scope="module")
+def bare(ex):
+    return dataclasses.replace(ex, thesaurus={})
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "If the dealer exposes one of his own cards, the deal stands good.",
+        "Should the dealer expose any of his own cards, the deal is good.",
+        "If the dealer faces a card of his own, the deal goes on.",
+    ],
+)
+def test_a_synonym_of_the_class_reads_as_the_word_the_patterns_know(ex, bare, text):
+    """expose / show / face (the verb): the patterns say "shows"; a law that says "exposes" or "faces" rules on the
+    same event, and it is the thesaurus that reads it so."""
+    assert "dealer_exposes_card" in read_provision(law(EC_EN, 1, text), ex).event_ids
+    shown = read_provision(law(EC_EN, 2, text.replace("exposes", "shows").replace("faces", "shows")), ex)
+    assert "dealer_exposes_card" in shown.event_ids
+
+
+def test_without_the_thesaurus_the_synonyms_are_not_read(ex, bare):
+    text = "If the dealer exposes one of his own cards, the deal stands good."
+    assert "dealer_exposes_card" in read_provision(law(EC_EN, 1, text), ex).event_ids
+    assert "dealer_exposes_card" not in read_provision(law(EC_EN, 1, text), bare).event_ids
+
+
+def test_an_inflection_keeps_its_kind(ex):
+    """ "exposes a card" (the verb) reads as "shows a card", not as "an exposed card" (whist: a card liable to be
+    called); "faced" is left out of the class (a faced card in the pack is its own event)."""
+    dealt = read_provision(
+        law(WH_EN, 1, "If the dealer exposes a card in dealing, the adversaries may call a new deal."), ex
+    )
+    assert "exposed_card" not in dealt.event_ids
+    exposed = read_provision(law(WH_EN, 2, "All exposed cards are liable to be called."), ex)
+    assert "exposed_card" in exposed.event_ids
+    faced = read_provision(law(WH_EN, 3, "If any card be faced in the pack, there must be a new deal."), ex)
+    assert faced.event_ids == {"faced_card_in_pack"}
+
+
+@pytest.mark.parametrize(
+    "text, holder",
+    [
+        ("If the non-dealer has too many cards, the dealer may draw the surplus.", "non_dealer"),
+        ("If the opponent has too few cards, he may take them from the stock.", "non_dealer"),
+        ("If the adversary has too few cards, he may complete his hand from the talon.", "non_dealer"),
+        ("If the dealer has too many cards, his adversary may draw the superfluous cards.", "dealer"),
+    ],
+)
+def test_who_holds_the_wrong_hand_is_read_through_the_synonyms(ex, text, holder):
+    p = read_provision(law(EC_EN, 1, text), ex)
+    assert "wrong_card_count" in p.event_ids
+    assert p.facts().get("holder") == {holder}, p.summary()
+
+
+def test_a_french_compound_reads_as_the_adversary(ex):
+    p = read_provision(law(EC_FR, 1, "Si le premier à jouer a une carte de trop, on recommence le coup."), ex)
+    assert p.facts().get("holder") == {"non_dealer"}, p.summary()
+    q = read_provision(law(EC_FR, 2, "Si celui qui donne a une carte de trop, on recommence le coup."), ex)
+    assert q.facts().get("holder") == {"dealer"}, q.summary()
+
+
+def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):
+    """The same event with the dealer's hand on one side and his adversary's on the other (or too many / too few,
+    before / after the trump) is another case: compared, the conflict is one that must agree, and aligned, a link
+    between them is never above the lowest band."""
+    dealer = law(
+        EC_EN, 1, "If the dealer has too many cards, his adversary may draw the superfluous cards or call a new deal."
+    )
+    other = law(EC_FR, 1, "Si le premier à jouer a une carte de trop, il peut en écarter une, ou recommencer le coup.")
+    cmp = compare(read_provision(dealer, ex), read_provision(other, ex), ex.hard_facts, ex.agree_facts)
+    assert cmp.shared_events == ("wrong_card_count",) and cmp.agree_conflict
+    assert {"holder", "discovered", "count"} <= ex.agree_facts
+    links = align([dealer, other], load_resources(CORPUS))
+    assert all(l.band == "low" for l in links), links
+    same = law(
+        EC_FR, 2, "Si celui qui donne a une carte de trop, son adversaire peut la tirer, ou recommencer le coup."
+    )
+    agreeing = compare(read_provision(dealer, ex), read_provision(same, ex), ex.hard_facts, ex.agree_facts)
+    assert not agreeing.agree_conflict
+
+
+def test_the_same_facts_with_another_outcome_is_a_disagreement(ex):
+    read = read_provisions(
+        [
+            law(
+                WH_EN, 1, "If a player deal out of turn, and the error be found after play has begun, the deal stands."
+            ),
+            law(
+                WH_EN,
+                2,
+                "If a player deal out of turn, and the error be found after play has begun, he loses his deal.",
+            ),
+        ],
+        ex,
+    )
+    a, b = read["whist.en-961.law-1"], read["whist.en-961.law-2"]
+    cmp = compare(a, b, ex.hard_facts, ex.agree_facts)
+    assert cmp.shared_events == ("deal_out_of_turn",) and cmp.disagreement
+    assert "disagree" in cmp.evidence()
+    same = compare(a, a, ex.hard_facts, ex.agree_facts)
+    assert not same.disagreement and "disagree" not in same.evidence()
+
+
+def test_adding_a_witness_changes_no_link_among_the_others():
+    """The links among the seeds and a fixture code are the same with a first-contact code aligned beside them."""
+    witnesses = load_witness_meta(CORPUS)
+    resources = load_resources(CORPUS)
+    base = [*gold_laws(shared_dir(), witnesses), *(l for l in dev_fixture_laws() if l.game == "ecarte")]
+    added = [l for l in dev_fixture_laws(FIRST_CONTACT_DIR) if l.game == "ecarte"]
+    assert added
+
+    def among(links, ids):
+        return {(l.a, l.b) for l in links if l.a.split(".")[1] in ids and l.b.split(".")[1] in ids}
+
+    ids = {l.witness_id for l in base}
+    before = among(align(base, resources, witnesses=witnesses), ids)
+    after = among(align([*base, *added], resources, witnesses=witnesses), ids)
+    assert before and after == before
+
+
+def test_a_thesaurus_row_with_one_member_is_a_one_line_error(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS / "annotations", corpus / "annotations")
+    shutil.copytree(CORPUS / "lexicon", corpus / "lexicon")
+    path = corpus / "annotations" / "thesaurus.csv"
+    path.write_text(path.read_text(encoding="utf-8") + "en,alone\n", encoding="utf-8")
+    with pytest.raises(ExtractionError, match="two or more members") as e:
+        load_extraction(corpus)
+    assert "\n" not in str(e.value)
+
+
+def test_the_first_contact_figure_is_recorded_once_and_never_overwritten(tmp_path: Path):
+    from measure.evaluate_align import record_first_contact
+
+    row = {"gold": "whist_en004_en999.csv", "precision": 0.5, "recall": 0.5, "f1": 0.5, "tfidf_f1": 0.4}
+    assert record_first_contact([row], tmp_path) == ["whist_en004_en999.csv"]
+    assert record_first_contact([{**row, "f1": 0.9}], tmp_path) == []
+    import json
+
+    assert json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))["whist_en004_en999.csv"]["f1"] == 0.5
+
+
+def test_the_tfidf_baseline_links_shared_words_only():
+    from measure.evaluate_align import tfidf_links
+
+    a = [law(WH_EN, 1, "A revoke is a penalty of three tricks."), law(WH_EN, 2, "The dealer deals the cards.")]
+    other = Witness(id="en-962", file="raw/x.txt", game="whist", lang="en", kind="transcription", title="t")
+    b = [law(other, 1, "The penalty of a revoke: three tricks."), law(other, 2, "Honours count four.")]
+    links = tfidf_links([*a, *b], "en-961", "en-962")
+    assert {(l.a, l.b) for l in links} == {("whist.en-961.law-1", "whist.en-962.law-1")}

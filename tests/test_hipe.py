@@ -61,3 +61,49 @@ def test_repair_refuses_a_file_that_is_not_utf8(tmp_path, capsys):
     assert main(["repair", str(src), "-o", str(out)]) == 2
     assert "not valid UTF-8" in capsys.readouterr().err
     assert not out.exists()
+
+
+# ---- never harm: one test per kind of harm seen on real pages ------------------------------------------
+def _clean(text: str, lang: str):
+    from pipeline.clean import explain_text
+
+    return explain_text(text, lang)[0]
+
+
+def test_split_words_are_joined_not_misread():
+    out = _clean("We came to the con clusion that the di position of the troops let them w ield power.", "en").text
+    assert "conclusion" in out and "delusion" not in out
+    assert "disposition" in out and "wield" in out
+
+
+def test_a_roman_numeral_in_brackets_is_kept():
+    out = _clean("The rule is stated in clause (iii.) above, and in (iv) and [XII.] below.", "en").text
+    assert "(iii.)" in out and "(iv)" in out and "[XII.]" in out
+
+
+def test_a_cut_off_last_word_is_flagged_not_completed():
+    c = _clean("The members of the club who had paid their dues were told that they sho", "en")
+    assert c.text.endswith(" sho")
+    assert any(f.text == "sho" and "cut off" in f.reason for f in c.flags)
+    assert not any(f.text == "sho" for f in _clean("He said it was so.", "en").flags)
+
+
+def test_long_s_read_as_f_is_repaired_only_where_the_text_shows_it():
+    c = _clean("Il eft certain que fon pere foit venu, & qu'il étoit auffi fur la place où il fait fon devoir.", "fr")
+    assert "Il est certain que son pere soit venu" in c.text and "fait son devoir" in c.text
+    assert "fait venu" not in c.text
+    longs = [x for x in c.corrections if x.kind == "long-s"]
+    assert {x.before for x in longs} >= {"eft", "fon", "foit"} and all("long s read as f" in x.evidence for x in longs)
+    # one such word alone is no pattern: nothing read as long s, and foit never becomes fait
+    alone = _clean("Il dit que son pere foit venu.", "fr")
+    assert "fait venu" not in alone.text and not any(x.kind == "long-s" for x in alone.corrections)
+
+
+def test_old_french_spellings_are_kept_as_printed():
+    text = "Les enfans avoient joüé la partie qui étoit à païer, et il avoit emploïé la somme jouée."
+    c = _clean(text, "fr")
+    for w in ("enfans", "avoient", "joüé", "étoit", "païer", "avoit", "emploïé"):
+        assert w in c.text
+    assert not any(f.text in ("joüé", "païer", "emploïé") for f in c.flags)
+    regs = {r.orig: r.reg for r in c.regularisations}
+    assert regs.get("païer") == "payer" and regs.get("joüé") == "joué"

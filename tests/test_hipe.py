@@ -107,3 +107,20 @@ def test_old_french_spellings_are_kept_as_printed():
     assert not any(f.text in ("joüé", "païer", "emploïé") for f in c.flags)
     regs = {r.orig: r.reg for r in c.regularisations}
     assert regs.get("païer") == "payer" and regs.get("joüé") == "joué"
+
+
+def test_long_s_other_readings_count_once_the_pattern_is_shown():
+    text = "The firft and fecond of thefe Bills, the Irith Militia and the Britith Muleum, were read and pafled."
+    out = _clean(text, "en").text
+    assert out == "The first and second of these Bills, the Irish Militia and the British Museum, were read and passed."
+    # without the pattern, a word with an l or a t is never read as having a long s
+    assert _clean("The lame man let the tea go to the Irith title.", "en").text.startswith("The lame man let the tea")
+
+
+def test_word_boundaries_lost_or_added_by_ocr():
+    text = "the proprietor\nship of the paper was distribu.¬\nted in circ,umstances withthe greatest care befor the end"
+    c = _clean(text, "en")
+    assert "proprietorship" in c.text and "distribu¬\nted" in c.text and "circumstances" in c.text
+    assert "with the greatest" in c.text and "be for" not in c.text
+    # two words that general print has as a pair at a line break stay two words
+    assert "any\none" in _clean("It is the end of any\none of them.", "en").text

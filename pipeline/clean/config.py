@@ -120,6 +120,12 @@ class CleanConfig:
     split_letter_max_first: int = 3
     # a line-end hyphen read as a full stop (conspira. / tor): the join must be a word this frequent
     stop_hyphen_min_zipf: float = 2.5
+    # word boundaries (pipeline.clean.boundaries): in these languages; a token general print does not know and
+    # rarer than run_together_max_zipf that it prints as a pair 10^run_together_min_pair times is split
+    boundary_langs: tuple[str, ...] = ("en", "fr")
+    run_together_max_zipf: float = 3.5
+    run_together_min_pair: float = 6.0
+    run_together_max_cost: float = 1.0  # ... unless a word of that zipf is this close by the channel (befor: before)
     split_letter_min_second: int = 4
     split_letter_langs: tuple[str, ...] = ("en",)
     lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen

@@ -18,8 +18,6 @@ if TYPE_CHECKING:
 # (a match starts at the start of a letter run: without the look-behind, a run of n letters and no
 # hyphen is tried from each of its letters, n^2 steps; the matches found are the same)
 HYPH_EOL = regex.compile(r"(?<!\p{L})(\p{L}+)-[ \t]*\n[ \t]*(\p{L}+)")
-# a line-end hyphen OCR read as a full stop or a comma (``conspira.`` / ``tor``): a lower-case word part after it
-HYPH_AS_STOP = regex.compile(r"(?<!\p{L})(\p{L}+)[.,][ \t]*\n[ \t]*(\p{Ll}+)(?!\p{L})")
 HYPH_INLINE = regex.compile(r"(?<!\p{L})(\p{L}+)[-^¬][ \t]+(?:,[ \t]*)?(\p{Ll}\p{L}*)")
 
 
@@ -118,39 +116,9 @@ def _rare_join(text: str, rep: Repairer, cfg: CleanConfig):
     return ok
 
 
-def stop_for_hyphen(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
-    """``conspira.`` / ``tor`` -> ``conspirator``: a full stop (or comma) at a line end between a word part and
-    a lower-case one is the line-end hyphen misread, when a part is no word and their join is a word of
-    zipf ``stop_hyphen_min_zipf`` or more (a sentence does not go on in lower case after a full stop)."""
-    out = []
-    for m in HYPH_AS_STOP.finditer(text):
-        a, b = m.group(1), m.group(2)
-        if rep.is_word(a) and rep.is_word(b):
-            continue
-        j = (a + b).lower()
-        z = rep.zipf_of(j)
-        if z < cfg.stop_hyphen_min_zipf or rep.protected(a.lower()):
-            continue
-        out.append(
-            Edit(
-                m.end(1),
-                m.start(2),
-                "",
-                "hyphenation",
-                "lexicon:stop-for-hyphen",
-                0.85,
-                (a + b,),
-                f"end-of-line hyphen read as {text[m.end(1)]!r}: {a}+{b} -> {a + b} (zipf {z:.2f}); "
-                f"{' and '.join(x for x in (a, b) if not rep.is_word(x))} not a word",
-            )
-        )
-    return out
-
-
 def _hyphenation(text: str, ctx: PassContext) -> list[Edit]:
     rep = ctx.rep
-    joins = pass_hyphenation(text, rep.is_word, rep.is_compound, _rare_join(text, rep, ctx.cfg))
-    return non_overlapping(joins + stop_for_hyphen(text, rep, ctx.cfg))
+    return pass_hyphenation(text, rep.is_word, rep.is_compound, _rare_join(text, rep, ctx.cfg))
 
 
 HYPHENATION = Pass(

@@ -40,11 +40,16 @@ class LongSConfig:
     # fait -> sait: fait is the commoner)
     apply_gap: float = 2.0
     max_fs: int = 3  # f's of one word tried (every subset: 2^n - 1 readings)
+    # once shown, OCR's other readings of the long s count too (Irith, Muleum, pafled for Irish, Museum, passed),
+    # in a word this rare as printed (lame is no same) whose s-reading is evidence_gap commoner
+    also_letters: str = "lt"
+    also_max_zipf: float = 3.0
 
 
-def s_readings(w: str, max_fs: int) -> list[str]:
-    """``w`` with some of its lower-case, not word-final f's read as s (each subset of at most ``max_fs``)."""
-    at = [i for i, c in enumerate(w[:-1]) if c == "f"][:max_fs]
+def s_readings(w: str, max_fs: int, letters: str = "f") -> list[str]:
+    """``w`` with some of its lower-case, not word-final ``letters`` (f) read as s (each subset of at most
+    ``max_fs``)."""
+    at = [i for i, c in enumerate(w[:-1]) if c in letters][:max_fs]
     out = []
     for n in range(1, len(at) + 1):
         for pick in combinations(at, n):
@@ -55,13 +60,15 @@ def s_readings(w: str, max_fs: int) -> list[str]:
     return out
 
 
-def s_reading(w: str, rep: Repairer, cfg: LongSConfig) -> tuple[str, float] | None:
-    """The commonest s-reading of ``w`` and how much commoner (zipf) it is than ``w``, or None (no f, or
-    ``w`` a protected spelling)."""
+def s_reading(w: str, rep: Repairer, cfg: LongSConfig, letters: str = "f") -> tuple[str, float] | None:
+    """The commonest s-reading of ``w`` and how much commoner (zipf) it is than ``w``, or None (none of
+    ``letters``, or ``w`` a protected spelling)."""
     lw = w.lower()
-    if "f" not in w[:-1] or rep.protected(lw):
+    if not any(c in letters for c in w[:-1]) or rep.protected(lw):
         return None
-    best = max(((r, rep.zipf_of(r.lower())) for r in s_readings(w, cfg.max_fs)), key=lambda x: x[1], default=None)
+    best = max(
+        ((r, rep.zipf_of(r.lower())) for r in s_readings(w, cfg.max_fs, letters)), key=lambda x: x[1], default=None
+    )
     if best is None or not rep.is_word(best[0]):
         return None
     return best[0], best[1] - rep.zipf_of(lw)
@@ -77,8 +84,21 @@ def long_s_edits(text: str, rep: Repairer, cfg: LongSConfig) -> list[Edit]:
     if len(shown) < cfg.min_types:
         return []
     why = f"long s read as f: {len(shown)} words of this text are far rarer than their s-reading ({', '.join(shown[:6])}{', ...' if len(shown) > 6 else ''})"
+    also: dict[str, tuple[str, float] | None] = {}
+    for m in _WORD.finditer(text):
+        w = m.group()
+        if readings.get(w) is not None or not any(c in cfg.also_letters for c in w[:-1]):
+            continue
+        if w not in also:
+            r = None
+            if rep.zipf_of(w.lower()) < cfg.also_max_zipf:
+                r = s_reading(w, rep, cfg, cfg.also_letters + "f")
+            also[w] = r if r is not None and r[1] >= cfg.evidence_gap else None
+        if also[w] is not None:
+            spans.append((m.start(), m.end(), w))
+    readings.update((w, r) for w, r in also.items() if r is not None)
     out = []
-    for s, e, w in spans:
+    for s, e, w in sorted(set(spans)):
         r = readings[w]
         if r is not None and r[1] >= cfg.apply_gap:
             out.append(

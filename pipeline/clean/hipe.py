@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from ..errors import PipelineError
 from ..model import Cleaned
 from .config import CleanConfig
-from .resources import general_resources
+from .resources import CleanResources, general_resources
 from .stage import explain_text
 
 LANGUAGES = ("en", "fr")  # the languages the cleaner has word lists and OCR data for
@@ -76,9 +76,11 @@ def layout_text(cleaned: Cleaned) -> str:
     return "".join(out)
 
 
-def repair_text(text: str, lang: str, config: CleanConfig = CleanConfig()) -> str:
-    """One unit of OCR repaired with the general resources of ``lang``, its lines kept."""
-    cleaned, _log = explain_text(text, lang, general_resources(lang), config)
+def repair_text(
+    text: str, lang: str, config: CleanConfig = CleanConfig(), resources: CleanResources | None = None
+) -> str:
+    """One unit of OCR repaired with the general resources of ``lang`` (or ``resources``), its lines kept."""
+    cleaned, _log = explain_text(text, lang, resources or general_resources(lang), config)
     return layout_text(cleaned)
 
 

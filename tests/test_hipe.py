@@ -124,3 +124,11 @@ def test_word_boundaries_lost_or_added_by_ocr():
     assert "with the greatest" in c.text and "be for" not in c.text
     # two words that general print has as a pair at a line break stay two words
     assert "any\none" in _clean("It is the end of any\none of them.", "en").text
+
+
+def test_names_and_numbers_are_not_read_as_common_words():
+    # general text: a capitalised word inside a sentence, or after a title, is a name
+    out = _clean("Mr. HorroN contemplated the matter, and M. Guizor was blamed by Mr. Poncher.", "en").text
+    assert "HorroN" in out and "Guizor" in out and "Poncher" in out
+    # a number with its zeros read as letters is never a word
+    assert "£2OO" in _clean("the principal sums of £2OO, with interest", "en").text

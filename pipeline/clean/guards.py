@@ -8,7 +8,8 @@
 * With the general resources (text from outside the corpus: press, any book), a capitalised word inside a
   sentence: a name (*Horron*, *Guizor*, *Poncher*), which no word list knows and a repair turns into the
   nearest common word (*Horror*, *Guitar*, *Poucher*).  Debris or digits in it, or a capital after a full
-  stop, leave it to the repair.
+  stop, leave it to the repair; after a title (Mr. HorroN) whatever its shape.
+* A number whose zeros or ones OCR read as letters (``£2OO``): never repaired into a word (*too*).
 """
 
 from __future__ import annotations
@@ -60,16 +61,23 @@ NAME_KINDS = ("spelling", "real_word")  # the repairs of a word into another wor
 
 def _a_name(text: str, e: Edit) -> bool:
     before = text[e.start : e.end]
+    if not (e.kind in NAME_KINDS and len(before) > 1 and before.isalpha() and before[0].isupper()):
+        return False
+    titled = _TITLE_BEFORE.search(text, max(0, e.start - 8), e.start) is not None  # (Mr. HorroN: any shape)
     return (
-        e.kind in NAME_KINDS
-        and len(before) > 1
-        and before.isalpha()
-        and before[0].isupper()
-        and before[1:].islower()
+        (before[1:].islower() or titled)
         and e.after.isalpha()
         and e.after.lower() != before.lower()
-        and (not sentence_start(text, e.start) or _TITLE_BEFORE.search(text, max(0, e.start - 8), e.start) is not None)
+        and (titled or not sentence_start(text, e.start))
     )
+
+
+# a number whose zeros or ones OCR read as letters (2OO, 1,OOO): its digits say it is a number, never a word
+NUMBER_LIKE = regex.compile(r"\d[\dOoIl,.]*[OoIl][\dOoIl,.]*")
+
+
+def _a_number(text: str, e: Edit) -> bool:
+    return NUMBER_LIKE.fullmatch(text[e.start : e.end]) is not None and e.after.isalpha()
 
 
 def guarded(text: str, r: PassResult, general: bool = False) -> PassResult:
@@ -83,6 +91,7 @@ def guarded(text: str, r: PassResult, general: bool = False) -> PassResult:
         for e in r.edits
         if not (any(a < e.end and e.start < b for a, b in spans) and _changes_a_word(text, e))
         and not (general and _a_name(text, e))
+        and not _a_number(text, e)
     ]
     if len(keep) == len(r.edits):
         return r

@@ -98,7 +98,12 @@ def run_together(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     out = []
     for m in RUN_TOGETHER.finditer(text):
         t = m.group()
-        if t in bg.words or rep.zipf_of(t) >= cfg.run_together_max_zipf or rep.protected(t):
+        if (
+            len(t) > cfg.max_token_chars
+            or t in bg.words
+            or rep.zipf_of(t) >= cfg.run_together_max_zipf
+            or rep.protected(t)
+        ):
             continue
         best = max(
             ((bg.pairs[f"{t[:i]} {t[i:]}"], i) for i in range(1, len(t)) if f"{t[:i]} {t[i:]}" in bg.pairs),

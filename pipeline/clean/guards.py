@@ -29,15 +29,17 @@ if TYPE_CHECKING:
 BRACKETED_NUMERAL = regex.compile(
     r"(?i)(?<=[(\[]\s*)(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?=\.?\s*[)\]])"
 )
-_LAST_WORD = regex.compile(r"(\p{L}+)[\p{L}'’-]*\s*$")
 CUT_OFF_MAX_ZIPF = 4.5  # a last word this frequent or more is taken as complete (the, and, was): not flagged
 CUT_OFF_MIN_LONGER = 1  # ... else flagged when at least this many commoner lexicon words begin with it
 
 
 def cut_off_span(text: str) -> tuple[int, int] | None:
     """The last word's span when the text stops inside it or right after it, without closing punctuation."""
-    m = _LAST_WORD.search(text)
-    return (m.start(1), m.end(1)) if m else None
+    end = len(text.rstrip())
+    start = end
+    while start > 0 and text[start - 1].isalpha():  # (a walk back, not a regex search: linear in the word)
+        start -= 1
+    return (start, end) if start < end else None
 
 
 def protected_spans(text: str) -> list[tuple[int, int]]:

@@ -76,8 +76,9 @@ site: build ## the reading edition: open outputs/site/index.html from disk
 
 check: test ## tests, lint and types (the same as make test)
 
-eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker) and alignment (P/R/F1)
+eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside symspellpy/pyspellchecker), repair (cMER on HIPE-OCRepair's impresso snippets by fold) and alignment (P/R/F1)
 	$(BIN)/python -m measure.evaluate_clean
+	$(BIN)/python -m measure.evaluate_repair
 	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_settings
 	$(BIN)/python -m measure.evaluate_align

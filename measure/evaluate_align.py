@@ -464,41 +464,6 @@ def reading_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str], 
     return out
 
 
-_WORD = re.compile(r"[^\W\d_]+")
-
-
-def tfidf_links(laws: Sequence[Law], wa: str, wb: str, min_score: float = 0.1) -> list[Link]:
-    """The baseline: a plain TF-IDF cosine over the words of the two witnesses' laws (no glossary, no reading), each
-    mutual best pair scoring at least ``min_score`` linked."""
-    import math
-
-    docs = {l.id: [w.lower() for w in _WORD.findall(l.text)] for l in laws if l.witness_id in (wa, wb)}
-    df: dict[str, int] = defaultdict(int)
-    for words in docs.values():
-        for w in set(words):
-            df[w] += 1
-    n = len(docs)
-    vec = {}
-    for lid, words in docs.items():
-        tf: dict[str, int] = defaultdict(int)
-        for w in words:
-            tf[w] += 1
-        v = {w: (1 + math.log(c)) * math.log((1 + n) / (1 + df[w])) for w, c in tf.items()}
-        norm = math.sqrt(sum(x * x for x in v.values())) or 1.0
-        vec[lid] = {w: x / norm for w, x in v.items()}
-    a_ids = [l for l in docs if l.split(".")[1] == wa]
-    b_ids = [l for l in docs if l.split(".")[1] == wb]
-    score = {(a, b): sum(x * vec[b].get(w, 0.0) for w, x in vec[a].items()) for a in a_ids for b in b_ids}
-    out = []
-    for a in a_ids:
-        if not b_ids:
-            break
-        b = max(b_ids, key=lambda y: score[(a, y)])
-        if score[(a, b)] >= min_score and max(a_ids, key=lambda x: score[(x, b)]) == a:
-            out.append(Link(game=laws[0].game, a=a, b=b, score=round(score[(a, b)], 4), kind="tfidf"))
-    return out
-
-
 def first_contact_files(fc_dir: Path = FIRST_CONTACT_DIR) -> list[Path]:
     return sorted(p for p in fc_dir.glob("*_*_*.csv")) if fc_dir.is_dir() else []
 

@@ -1,4 +1,4 @@
-"""Command line: ``python -m pipeline {build,add,remove,status,clean,referee}``.
+"""Command line: ``python -m pipeline {build,add,remove,status,clean,repair,referee}``.
 
 A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
 Any ``PipelineError`` becomes one line on stderr and exit status 2.
@@ -177,6 +177,46 @@ PROGRESS_MIN_CHARS = 100_000  # inputs this long show a progress bar on a termin
 PIECE_CHARS = 1_000_000
 
 
+def _cmd_repair(args: argparse.Namespace) -> int:
+    from .clean.hipe import LANGUAGES, RecordError, filled, read_record, record_line, repair_text
+    from .errors import InputFileError
+    from .files import write_atomic
+    from .progress import quiet, track
+
+    try:  # (JSON lines as written: no normalisation of the records' other fields)
+        with _open_input(args.file) as f:
+            lines = f.read().decode("utf-8-sig").split("\n")
+    except UnicodeDecodeError as exc:
+        raise InputFileError(f"{args.file}: not valid UTF-8 (byte {exc.start}); JSON lines are UTF-8") from None
+    out, skipped, copied = [], 0, 0
+    with quiet(args.quiet):
+        for n, line in track(enumerate(lines, 1), len(lines), "repair", "record"):
+            if not line.strip():
+                continue
+            try:
+                unit = read_record(line, n)
+            except RecordError as e:  # reported and skipped: the other records are still repaired
+                print(f"repair: {e}; skipped", file=sys.stderr)
+                skipped += 1
+                continue
+            text = unit.ocr
+            if unit.lang in LANGUAGES:
+                text = repair_text(unit.ocr, unit.lang)
+            else:
+                print(
+                    f"repair: line {n}: language {unit.lang!r} has no word lists; OCR copied unchanged", file=sys.stderr
+                )
+                copied += 1
+            out.append(record_line(filled(unit, text)))
+    write_atomic(Path(args.output), "".join(out))
+    print(
+        f"repair: {len(out)} record{'s' if len(out) != 1 else ''} written to {args.output}"
+        f"{f'; {copied} copied unchanged' if copied else ''}{f'; {skipped} malformed skipped' if skipped else ''}",
+        file=sys.stderr,
+    )
+    return 1 if skipped else 0
+
+
 def _open_input(file: str) -> BinaryIO:
     """The bytes of ``file``, or of standard input for ``-`` (a one-line error when it is closed or missing)."""
     from .errors import InputFileError
@@ -270,6 +310,12 @@ def make_parser() -> argparse.ArgumentParser:
         help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text",
     )
     c.set_defaults(func=_cmd_clean)
+
+    rp = sub.add_parser("repair", help="repair the OCR of HIPE-OCRepair records (JSON lines) with general resources")
+    rp.add_argument("file", help="a JSON-lines file of records (ocr_hypothesis, document_metadata.language)")
+    rp.add_argument("-o", "--output", required=True, help="where to write the records with their repaired text")
+    rp.add_argument("--quiet", action="store_true", help="no progress display")
+    rp.set_defaults(func=_cmd_repair)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)
     r.add_argument("rest", nargs=argparse.REMAINDER)

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from ..lm import LMConfig
 from .fragments import FragmentConfig
+from .longs import LongSConfig
 
 
 @dataclass(frozen=True)
@@ -22,6 +23,10 @@ class CleanConfig:
     use_context: bool = True  # bigram evidence from the witness and the corpus (real-word repair)
     use_ftfy: bool = True  # mojibake / ligature repair
     read_glyphs: bool = True  # historical letter forms (long s ...) read as their letter (corpus/lexicon/glyphs.tsv)
+    read_long_s: bool = (
+        True  # a text that shows the long s read as f has its f-for-s words read with s (pipeline.clean.longs)
+    )
+    long_s: LongSConfig = LongSConfig()
     # layout
     foreign_script_ratio: float = 0.3  # share of non-Latin letters that makes a line web debris
     foreign_frame_words: int = 2  # a line opening with a word in another script and having this many is debris too
@@ -110,6 +115,19 @@ class CleanConfig:
     # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
     capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    # a split that also lost a letter (di position -> disposition): a first part this short, a second this long,
+    # in languages with a word-pair model (the pair of parts must be lost_hyphen_margin rarer than the word)
+    split_letter_max_first: int = 3
+    # a line-end hyphen read as a full stop (conspira. / tor): the join must be a word this frequent
+    stop_hyphen_min_zipf: float = 2.5
+    # word boundaries (pipeline.clean.boundaries): in these languages; a token general print does not know and
+    # rarer than run_together_max_zipf that it prints as a pair 10^run_together_min_pair times is split
+    boundary_langs: tuple[str, ...] = ("en", "fr")
+    run_together_max_zipf: float = 3.5
+    run_together_min_pair: float = 6.0
+    run_together_max_cost: float = 1.0  # ... unless a word of that zipf is this close by the channel (befor: before)
+    split_letter_min_second: int = 4
+    split_letter_langs: tuple[str, ...] = ("en",)
     lost_hyphen_min_part: int = 2  # hyphens kept: a split word with parts this long gets back its lost line-end hyphen
     # ... in these languages; elsewhere such a split is left as printed.  ICDAR 2017 dev: English 270 of the
     # 294 splits have the hyphen in the gold (5.1 -> 7.0 % CER reduction); French 3 helpful / 8 harmful as

@@ -7,6 +7,7 @@ module defining a :class:`~pipeline.clean.passes.Pass` and one line here.
 
 from __future__ import annotations
 
+from .boundaries import BOUNDARIES
 from .debris import (
     DEBRIS_CHARS,
     GLUED_GUILLEMET_PASS,
@@ -23,6 +24,7 @@ from .fragments import FRAGMENTS
 from .hyphenation import HYPHENATION
 from .layout import DEBRIS_LINES, RUNNING_HEADS
 from .lmwords import LM_WORDS
+from .longs import LONG_S
 from .normalise import CONTROL, FTFY, GLYPHS
 from .passes import Pass
 from .phrases import PHRASES
@@ -36,6 +38,8 @@ REGISTRY: tuple[Pass, ...] = (
     DEBRIS_LINES,  # lines in another script, web-debris patterns
     RUNNING_HEADS,  # running heads and page numbers -> page breaks
     HYPHENATION,  # end-of-line and inline hyphen joins
+    LONG_S,  # the long s read as f, where the text shows the pattern (eft, fon, foit)
+    BOUNDARIES,  # word boundaries: a line-end hyphen lost, a mark inside a word, two words run together
     DEBRIS_CHARS,  # stray debris characters, unpaired guillemets, specks for spaces
     STRAY_STOPS,  # a full stop after a word that never ends a sentence (the, and)
     GLUED_GUILLEMET_PASS,  # « or debris glued to a word end read as a letter

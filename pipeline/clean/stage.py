@@ -18,6 +18,7 @@ from typing import Callable
 from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .config import CleanConfig
 from .edits import EditBuffer
+from .guards import cut_off_flag, guarded
 from .layout import PendingBreak, form_feed_breaks
 from .memo import fewer_collections
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
@@ -83,7 +84,7 @@ def _run(
         if not p.enabled(ctx):
             continue
         for _round in range(p.n_rounds(config)):
-            r = p.run(buf.text, ctx)
+            r = guarded(buf.text, p.run(buf.text, ctx), not resources.lexdata.domain)  # (see pipeline.clean.guards)
             log.append(_logged(p, buf, r))
             breaks.extend(r.breaks)
             buf.apply(r.edits)
@@ -92,6 +93,9 @@ def _run(
             _flags_regs_from_prev(buf, r.flags, r.regs, flags, regs)
             if not (r.edits or r.flags or r.regs):
                 break  # (a pass of several rounds: a round that changes nothing ends it)
+    cut = cut_off_flag(buf.text, ctx.rep) if config.repair_words else None
+    if cut is not None:
+        _flags_regs_from_prev(buf, [cut], [], flags, regs)
     return _Run(buf, tuple(breaks), tuple(_exact_flags(flags, buf)), tuple(regs), tuple(log))
 
 

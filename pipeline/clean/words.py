@@ -16,7 +16,9 @@ from .edits import Edit, non_overlapping
 from .elision import _damaged_elision, _split_apostrophe
 from .fragments import fragment_token
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
-from .tokens import APOS, JUNK, TOKEN_SPLIT, sentence_case, sentence_start, stripped_spans
+from .tokens import APOS, JUNK, TOKEN_SPLIT, case_like, sentence_case, sentence_start, stripped_spans
+
+LETTERS = "abcdefghijklmnopqrstuvwxyz"  # the letters a split may have lost (lost_letter_merges)
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -41,6 +43,9 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
     busy: set[int] = set()  # the tokens a merge joins
     if not real_words:
         for i, merge in merge_edits(text, rep, clean_toks, keep_hyphens=not cfg.join_hyphens):
+            edits.append(merge)
+            busy.update((i, i + 1))
+        for i, merge in lost_letter_merges(text, rep, clean_toks, busy):
             edits.append(merge)
             busy.update((i, i + 1))
     merged_at = {e.start for e in edits}
@@ -273,6 +278,58 @@ def merge_edits(
                 why = f"{a!r}+{b!r} -> {j!r} (zipf {zj:.2f}); {'' if rep.is_word(la) else a + ' '}{'' if rep.is_word(lb) else b}not a word"
                 out.append((i, Edit(e1, s2, "", "merge", "lexicon:merge", 0.9, (j,), why)))
                 busy = i + 1
+    return out
+
+
+def lost_letter_merges(
+    text: str, rep: Repairer, spans: list[tuple[int, int, str]], busy: set[int]
+) -> list[tuple[int, Edit]]:
+    """Words split by OCR that also lost a letter at the split (``di position`` -> *disposition*): a short
+    first part (``split_letter_max_first`` letters) and a longer lower-case second part on one line, whose
+    join is no word but one letter put back at the split makes one, far commoner in general print than the pair of parts
+    (``lost_hyphen_margin``, log10; languages with a word-pair model only)."""
+    cfg = rep.cfg
+    bg = rep.bigrams
+    if bg is None or rep.lang not in cfg.split_letter_langs:
+        return []
+    out: list[tuple[int, Edit]] = []
+    for i in range(len(spans) - 1):
+        (s1, e1, a), (s2, e2, b) = spans[i], spans[i + 1]
+        if i in busy or i + 1 in busy or (out and out[-1][0] == i - 1):
+            continue
+        if not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b.islower()):
+            continue
+        if len(a) > cfg.split_letter_max_first or len(b) < cfg.split_letter_min_second:
+            continue
+        la, lb = a.lower(), b.lower()
+        j = la + lb
+        if rep.is_word(j) or rep.protected(la) or rep.protected(lb):
+            continue
+        # the letter lost where the word was split: one letter put back at the split makes a word
+        fills = sorted(
+            (
+                (rep.zipf_of(la + c + lb), la + c + lb)
+                for c in LETTERS
+                if rep.zipf_of(la + c + lb) >= cfg.merge_min_zipf
+            ),
+            reverse=True,
+        )
+        if not fills or (len(fills) > 1 and fills[0][0] - fills[1][0] < cfg.lost_hyphen_margin):
+            continue
+        zj, lj = fills[0]
+        if lj not in bg.words:
+            continue
+        gap = (
+            bg.words[lj] + bg.log_scale - bg.pair(la, lb, cfg.bigram_unseen)
+            if la in bg.words and lb in bg.words
+            else 99.0
+        )
+        if gap < cfg.lost_hyphen_margin:
+            continue
+        after = case_like(a, lj)
+        pair = f"{gap:.1f} (log10) commoner than the pair" if gap < 99 else "the pair unknown to general print"
+        why = f"{a!r}+{b!r}: {j!r} is no word, {lj!r} (zipf {zj:.2f}) with the letter lost at the split; {pair}"
+        out.append((i, Edit(s1, e2, after, "merge", "lexicon:split-letter", 0.85, (lj,), why)))
     return out
 
 

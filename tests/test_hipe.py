@@ -1,0 +1,134 @@
+"""The field's format in and out (``python -m pipeline repair``) and its metric (cMER)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from measure.evaluate_repair import cmer_normalise, match_errors, scores
+from pipeline.__main__ import main
+
+
+def _record(doc: str, lang: str, ocr: str, gold: str = "") -> dict:
+    return {
+        "document_metadata": {"document_id": doc, "language": lang},
+        "ocr_hypothesis": {"transcription_unit": ocr},
+        "ground_truth": {"transcription_unit": gold},
+    }
+
+
+def test_cmer_normalisation_is_the_benchmarks():
+    assert cmer_normalise("Cham¬\nbre ITALIENNE,  l'œuvre — Straße_x") == "chambre italienne l oeuvre strasse x"
+    assert match_errors("chambre", "chambre") == (0, 7)
+    # one substitution and one insertion against a 7-letter reference: (S+D+I)/(H+S+D+I) = 2/8
+    assert match_errors("chxambrf", "chambre") == (2, 8)
+
+
+def test_scores_count_units_better_and_worse():
+    s = scores(["tbe cat", "the dog"], ["the cat", "tbe dog"], ["the cat", "the dog"])
+    assert (s.better, s.worse) == (1, 1)
+    assert s.cmer == pytest.approx(1 / 14)
+
+
+def test_repair_fills_every_good_record_and_reports_a_malformed_one(tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    good = _record("a", "en", "The Cham-\nber of Commerce met on Tuesday\nand the meeting was adjourned.")
+    other = _record("b", "de", "Die Sitzung wurde vertagt.")
+    src.write_text(
+        json.dumps(good, ensure_ascii=False) + "\n" + '{"document_metadata": 3}\n' + json.dumps(other) + "\nnot json\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "out.jsonl"
+    assert main(["repair", str(src), "-o", str(out), "--quiet"]) == 1  # something was skipped: not a clean run
+    err = capsys.readouterr().err
+    assert "line 2: no document_metadata or ocr_hypothesis object; skipped" in err
+    assert "line 4: not JSON" in err
+    assert "language 'de'" in err
+    recs = [json.loads(x) for x in out.read_text(encoding="utf-8").splitlines()]
+    assert [r["document_metadata"]["document_id"] for r in recs] == ["a", "b"]
+    text = recs[0]["ocr_postcorrection_output"]["transcription_unit"]
+    # the joined line-break hyphen is written as the benchmark's mark: the lines stay lines
+    assert text.count("\n") == 2 and "Cham¬\nber" in text
+    assert recs[0]["ground_truth"] == good["ground_truth"]
+    assert recs[1]["ocr_postcorrection_output"]["transcription_unit"] == "Die Sitzung wurde vertagt."
+
+
+def test_repair_refuses_a_file_that_is_not_utf8(tmp_path, capsys):
+    src = tmp_path / "in.jsonl"
+    src.write_bytes(b'{"a": "\xff"}\n')
+    out = tmp_path / "out.jsonl"
+    assert main(["repair", str(src), "-o", str(out)]) == 2
+    assert "not valid UTF-8" in capsys.readouterr().err
+    assert not out.exists()
+
+
+# ---- never harm: one test per kind of harm seen on real pages ------------------------------------------
+def _clean(text: str, lang: str):
+    from pipeline.clean import explain_text
+
+    return explain_text(text, lang)[0]
+
+
+def test_split_words_are_joined_not_misread():
+    out = _clean("We came to the con clusion that the di position of the troops let them w ield power.", "en").text
+    assert "conclusion" in out and "delusion" not in out
+    assert "disposition" in out and "wield" in out
+
+
+def test_a_roman_numeral_in_brackets_is_kept():
+    out = _clean("The rule is stated in clause (iii.) above, and in (iv) and [XII.] below.", "en").text
+    assert "(iii.)" in out and "(iv)" in out and "[XII.]" in out
+
+
+def test_a_cut_off_last_word_is_flagged_not_completed():
+    c = _clean("The members of the club who had paid their dues were told that they sho", "en")
+    assert c.text.endswith(" sho")
+    assert any(f.text == "sho" and "cut off" in f.reason for f in c.flags)
+    assert not any(f.text == "sho" for f in _clean("He said it was so.", "en").flags)
+
+
+def test_long_s_read_as_f_is_repaired_only_where_the_text_shows_it():
+    c = _clean("Il eft certain que fon pere foit venu, & qu'il étoit auffi fur la place où il fait fon devoir.", "fr")
+    assert "Il est certain que son pere soit venu" in c.text and "fait son devoir" in c.text
+    assert "fait venu" not in c.text
+    longs = [x for x in c.corrections if x.kind == "long-s"]
+    assert {x.before for x in longs} >= {"eft", "fon", "foit"} and all("long s read as f" in x.evidence for x in longs)
+    # one such word alone is no pattern: nothing read as long s, and foit never becomes fait
+    alone = _clean("Il dit que son pere foit venu.", "fr")
+    assert "fait venu" not in alone.text and not any(x.kind == "long-s" for x in alone.corrections)
+
+
+def test_old_french_spellings_are_kept_as_printed():
+    text = "Les enfans avoient joüé la partie qui étoit à païer, et il avoit emploïé la somme jouée."
+    c = _clean(text, "fr")
+    for w in ("enfans", "avoient", "joüé", "étoit", "païer", "avoit", "emploïé"):
+        assert w in c.text
+    assert not any(f.text in ("joüé", "païer", "emploïé") for f in c.flags)
+    regs = {r.orig: r.reg for r in c.regularisations}
+    assert regs.get("païer") == "payer" and regs.get("joüé") == "joué"
+
+
+def test_long_s_other_readings_count_once_the_pattern_is_shown():
+    text = "The firft and fecond of thefe Bills, the Irith Militia and the Britith Muleum, were read and pafled."
+    out = _clean(text, "en").text
+    assert out == "The first and second of these Bills, the Irish Militia and the British Museum, were read and passed."
+    # without the pattern, a word with an l or a t is never read as having a long s
+    assert _clean("The lame man let the tea go to the Irith title.", "en").text.startswith("The lame man let the tea")
+
+
+def test_word_boundaries_lost_or_added_by_ocr():
+    text = "the proprietor\nship of the paper was distribu.¬\nted in circ,umstances withthe greatest care befor the end"
+    c = _clean(text, "en")
+    assert "proprietorship" in c.text and "distribu¬\nted" in c.text and "circumstances" in c.text
+    assert "with the greatest" in c.text and "be for" not in c.text
+    # two words that general print has as a pair at a line break stay two words
+    assert "any\none" in _clean("It is the end of any\none of them.", "en").text
+
+
+def test_names_and_numbers_are_not_read_as_common_words():
+    # general text: a capitalised word inside a sentence, or after a title, is a name
+    out = _clean("Mr. HorroN contemplated the matter, and M. Guizor was blamed by Mr. Poncher.", "en").text
+    assert "HorroN" in out and "Guizor" in out and "Poncher" in out
+    # a number with its zeros read as letters is never a word
+    assert "£2OO" in _clean("the principal sums of £2OO, with interest", "en").text

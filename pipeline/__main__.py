@@ -1,4 +1,4 @@
-"""Command line: ``python -m pipeline {build,add,remove,status,clean,referee}``.
+"""Command line: ``python -m pipeline {build,add,remove,status,clean,play,referee}``.
 
 A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
 Any ``PipelineError`` becomes one line on stderr and exit status 2.
@@ -160,6 +160,12 @@ def _cmd_referee(argv: list[str]) -> int:
     return referee_main(argv)
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .play import main as play_main
+
+    return play_main(args.game, args.games, args.seed, args.json, Path(args.rules or Path(args.out) / "rules.json"))
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     p.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (default: %(default)s)")
@@ -220,6 +226,22 @@ def make_parser() -> argparse.ArgumentParser:
         help="print which pass made which change (pass, line, before -> after, kind, method, evidence) instead of the text",
     )
     c.set_defaults(func=_cmd_clean)
+
+    pl = sub.add_parser(
+        "play", help="play seeded games with irregularities injected and resolved by the referee; print a summary"
+    )
+    pl.add_argument("game", choices=["ecarte", "whist"])
+    pl.add_argument("--games", type=int, default=10, help="how many games (default: %(default)s)")
+    pl.add_argument(
+        "--seed", type=int, default=0, help="the first game's seed; game i has seed+i (default: %(default)s)"
+    )
+    pl.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"games", "irregularities", "resolved", "kinds", "unresolved"} as JSON',
+    )
+    pl.add_argument("--rules", default=None, help="the rule table (default: rules.json of --out)")
+    pl.set_defaults(func=_cmd_play)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)
     r.add_argument("rest", nargs=argparse.REMAINDER)

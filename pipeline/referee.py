@@ -21,9 +21,10 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import PipelineError
 from .rules import (
@@ -280,6 +281,29 @@ def adjudicate(
         f"the ruling on {game}/{event} depends on {', '.join(f.name for f in need)}; give "
         + " ".join(f"{f.name}={'|'.join(f.values)}" for f in need)
     )
+
+
+def ruler_for(table, game: str) -> Callable[[str, Mapping[str, str]], Decision]:
+    """``(event, facts) -> Decision`` for ``game`` from a rule table (``RuleTable``, DataFrame, or a path to
+    rules.json): what a game model asks."""
+    if isinstance(table, (str, Path)):
+        table = load_rule_table(table)
+    return lambda event, facts: adjudicate(table, game, event, dict(facts))
+
+
+def resolve_reported(resolve: Callable, state: Any, irr: Any, ruler: Callable, rng: Any, on_ruling: Callable | None):
+    """A game model's ``resolve(state, irr, ruler, rng) -> (state, decision)``, reported to ``on_ruling(irr,
+    decision, "")``; a question the referee cannot answer is reported as ``on_ruling(irr, None, why)`` and gives
+    None (the caller undoes the irregularity)."""
+    try:
+        after, decision = resolve(state, irr, ruler, rng)
+    except RefereeError as exc:
+        if on_ruling:
+            on_ruling(irr, None, str(exc))
+        return None
+    if on_ruling:
+        on_ruling(irr, decision, "")
+    return after
 
 
 # ---------------------------------------------------------------- command line

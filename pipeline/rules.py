@@ -62,7 +62,7 @@ CSV_COLUMNS = (
     "note",
 )
 _LAW_ID = re.compile(
-    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$"
+    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?:\.(?P<clause>[a-z]+))?|rule-(?P<k>\d+))$"
 )
 
 

@@ -1132,12 +1132,15 @@ def align_corpus(
 def export_rules(
     laws: Sequence[Law], suggestions: Sequence, links: Sequence[Link], corpus_dir: Path, resources=None
 ) -> dict[str, bytes]:
-    """The rule table from the curated annotations, the per-witness suggestions and the links."""
+    """The rule table from the curated annotations, the rulings read from the laws no one reviewed (status
+    extracted), the per-witness suggestions and the links."""
+    from .extract import extract_annotations
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
     resources = resources or load_rule_resources(corpus_dir)
     suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
-    return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
+    annotations = resources.annotations + extract_annotations(laws, resources, corpus_dir)
+    return rules_outputs(build_rule_table(laws, annotations, suggestions, links, resources=resources))
 
 
 def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:

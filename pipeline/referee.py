@@ -29,6 +29,7 @@ from typing import Any
 from .errors import PipelineError
 from .rules import (
     CSV_COLUMNS,
+    CURATED,
     Citation,
     EventSpec,
     FactSpec,
@@ -86,6 +87,9 @@ class Decision:
     citations: tuple[Citation, ...]
     ruleset: str = ""  # the ruleset that answered (not part of the JSON answer)
     note: str = ""
+    status: str = CURATED  # "extracted": the ruling rests on a row read by the patterns, not reviewed
+    confidence: float | None = None  # then: the measured accuracy of such readings (the lowest of its rows)
+    dissent: tuple[str, ...] = ()  # laws of other witnesses that rule otherwise on these facts
 
     def to_dict(self) -> dict:
         return {
@@ -95,6 +99,9 @@ class Decision:
             "source": self.source,
             "ruling": self.ruling.to_dict(),
             "citations": [c.to_dict() for c in self.citations],
+            "status": self.status,
+            "confidence": self.confidence,
+            "dissent": list(self.dissent),
         }
 
     def to_json(self) -> str:
@@ -111,6 +118,10 @@ class Decision:
         if r.penalties:
             lines.append(f"penalties: {', '.join(r.penalties)}")
         lines.append("laws:      " + "; ".join(_cite_text(c) for c in self.citations))
+        if self.status != CURATED:
+            lines.append(f"status:    {self.status} (read by the patterns, not reviewed; confidence {self.confidence})")
+        if self.dissent:
+            lines.append("otherwise: " + "; ".join(self.dissent) + "  (laws of other witnesses that rule otherwise)")
         if self.note:
             lines.append(f"note:      {self.note}")
         return "\n".join(lines)
@@ -168,6 +179,8 @@ def table_from_frame(df) -> RuleTable:
                 cites,
                 split(rec["dissent"]),
                 rec["note"] or "",
+                rec.get("status") or CURATED,
+                float(rec["confidence"]) if rec.get("confidence") else None,
             )
         )
     rulesets = list(dict.fromkeys(r.ruleset for r in rows))
@@ -261,7 +274,12 @@ def adjudicate(
             )
         )
         note = " / ".join(dict.fromkeys(n for r in found for n in r.note.split(" / ") if n))
-        return Decision(game, event, asked, source, ruling, cites, ruleset, note)
+        extracted = [r.confidence or 0.0 for r in found if r.status != CURATED]
+        status = "extracted" if extracted else CURATED
+        dissent = tuple(dict.fromkeys(x for r in found for x in r.dissent))
+        return Decision(
+            game, event, asked, source, ruling, cites, ruleset, note, status, min(extracted, default=None), dissent
+        )
     if rulings == {None}:
         given = " ".join(f"{k}={v}" for k, v in query.items()) or "no facts"
         exist = " | ".join(r.facts_text() or "(any facts)" for r in rows)

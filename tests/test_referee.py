@@ -190,7 +190,7 @@ SCENARIOS = [
     (E, "card_dropped", {"touches_adversary_card": "no"}, None, ("take_back_card", (), None, ()), en(15)),
     (W, "looked_at_bottom_card", {}, None, ("lose_deal", (), None, ()), [WF + "2"]),
     (W, "misdeal", {}, "en-002", ("new_deal", (), None, ()), [WE + "37.a", WE + "37.e"]),
-    (W, "misdeal", {}, "fr-001", ("lose_deal", (), None, ()), [W4 + "39", WF + "4"]),
+    (W, "misdeal", {}, "fr-001", ("lose_deal", (), None, ()), [W4 + "38", W4 + "39", WF + "4"]),
     (
         W,
         "misdeal",
@@ -205,7 +205,7 @@ SCENARIOS = [
         {},
         "fr-001",
         (None, ("deal_stands", "new_deal"), "adversaries", ()),
-        [W4 + "30", WF + "5"],
+        [W4 + "30", W4 + "32", WF + "5"],
     ),
     (
         W,
@@ -304,7 +304,7 @@ SCENARIOS = [
         ("deal_stands", (), None, ()),
         [W4 + "34", WE + "38"],
     ),
-    (W, "misdeal", {}, None, ("lose_deal", (), None, ()), [W4 + "39", WF + "4"]),
+    (W, "misdeal", {}, None, ("lose_deal", (), None, ()), [W4 + "38", W4 + "39", WF + "4"]),
     (
         W,
         "misdeal",
@@ -319,7 +319,7 @@ SCENARIOS = [
         {},
         None,
         (None, ("deal_stands", "new_deal"), "adversaries", ()),
-        [W4 + "30", WF + "5"],
+        [W4 + "30", W4 + "32", WF + "5"],
     ),
     (W, "deal_out_of_turn", {"discovered": "before_trump"}, None, ("new_deal", (), None, ()), [W4 + "34", WE + "37.f"]),
     (W, "deal_out_of_turn", {"discovered": "after_trump"}, None, ("deal_stands", (), None, ()), [W4 + "34", WE + "38"]),
@@ -366,7 +366,7 @@ SCENARIOS = [
         ("new_deal", (), None, ()),
         [W4 + "29.i", WE + "37.b"],
     ),
-    (W, "card_exposed_in_cutting", {}, None, ("fresh_cut", (), None, ()), [W4 + "26"]),
+    (W, "card_exposed_in_cutting", {}, None, ("fresh_cut", (), None, ()), [W4 + "6", W4 + "26"]),
     (W, "shuffle_after_cut", {}, None, ("lose_deal", (), None, ()), [W4 + "28"]),
     (W, "looks_at_trump_in_dealing", {}, None, (None, ("deal_stands", "new_deal"), "adversaries", ()), [W4 + "33"]),
     (W, "trump_card_taken_early", {}, None, ("rectify", (), None, ()), [W4 + "44"]),
@@ -411,7 +411,7 @@ SCENARIOS = [
         {"established": "yes"},
         "en-004",
         (None, ("take_three_tricks", "deduct_three_points", "add_three_points"), "adversaries", ("cannot_win_game",)),
-        [W4 + "75.i", W4 + "77", W4 + "86"],
+        [W4 + "75.i", W4 + "77", W4 + "81", W4 + "86"],
     ),
     (
         W,
@@ -423,7 +423,47 @@ SCENARIOS = [
     ),
     (W, "revoke", {"claimed": "after_cut"}, None, ("claim_barred", (), None, ()), [W4 + "82"]),
     (W, "wrong_card_count", {"error": "too_few"}, "en-004", ("deal_stands", (), None, ()), [W4 + "40", WE + "40"]),
-    (W, "misdeal", {}, "en-004", ("lose_deal", (), None, ()), [W4 + "39", WF + "4"]),
+    (W, "misdeal", {}, "en-004", ("lose_deal", (), None, ()), [W4 + "38", W4 + "39", WF + "4"]),
+    (W, "damaged_cards", {}, None, ("replace_cards", (), None, ()), [W4 + "2"]),
+    (W, "equal_cards_drawn", {}, None, ("draw_again", (), None, ()), [W4 + "9", W4 + "10"]),
+    (W, "card_seen_in_shuffling", {}, None, ("reshuffle", (), None, ()), [W4 + "24"]),
+    (W, "trump_card_left_on_table", {}, None, ("call_card", (), None, ()), [W4 + "42"]),
+    (W, "trump_card_named", {}, None, ("call_highest_or_lowest", (), None, ()), [W4 + "43"]),
+    (W, "trump_card_forgotten", {}, None, ("call_highest_or_lowest", (), None, ()), [W4 + "45"]),
+    (W, "honours_not_claimed", {}, None, ("claim_barred", (), None, ()), [W4 + "51", W4 + "52"]),
+    (W, "erroneous_score", {"affects": "game"}, None, ("rectify", (), None, ()), [W4 + "56"]),
+    (W, "erroneous_score", {"affects": "rubber"}, None, ("rectify", (), None, ()), [W4 + "57"]),
+    (
+        W,
+        "winning_cards_led_before_partner",
+        {},
+        None,
+        ("call_card", (), None, ("partner_must_win_or_not",)),
+        [W4 + "60"],
+    ),
+    (W, "hands_thrown_down", {}, None, ("hands_abandoned", (), None, ()), [W4 + "62"]),
+    (W, "card_detached", {"named": "correctly"}, None, ("call_card", (), None, ()), [W4 + "63"]),
+    (W, "card_detached", {"named": "wrongly"}, None, ("call_suit", (), None, ()), [W4 + "63"]),
+    (W, "simultaneous_lead", {}, None, (None, ("call_card", "call_highest_or_lowest"), "adversaries", ()), [W4 + "65"]),
+    (
+        W,
+        "penalty_not_obeyed",
+        {},
+        None,
+        (None, ("take_three_tricks", "deduct_three_points", "add_three_points"), "adversaries", ("cannot_win_game",)),
+        [W4 + "76"],
+    ),
+    (W, "wrong_penalty_demanded", {}, None, ("claim_barred", (), None, ()), [W4 + "88"]),
+    (
+        W,
+        "attention_called_to_trick",
+        {},
+        None,
+        (None, ("call_highest_or_lowest", "win_or_not_win"), "adversaries", ()),
+        [W4 + "90"],
+    ),
+    (W, "bystander_remark", {}, None, (None, (), None, ("pays_stakes",)), [W4 + "92"]),
+    (W, "quitted_trick_looked_at", {}, None, ("call_suit", (), None, ()), [W4 + "94"]),
 ]
 
 
@@ -448,7 +488,7 @@ def test_the_scenarios_cover_every_law_with_a_ruling():
 
 def test_decision_json_has_exactly_the_documented_shape():
     d = adjudicate(table(), "ecarte", "deal_out_of_turn", {"discovered": "after_trump"}).to_dict()
-    assert list(d) == ["game", "event", "facts", "source", "ruling", "citations"]
+    assert list(d) == ["game", "event", "facts", "source", "ruling", "citations", "status", "confidence", "dissent"]
     assert list(d["ruling"]) == ["outcome", "options", "chooser", "penalties"]
     assert d["citations"][0] == {"law_id": "ecarte.fr-000.law-6", "witness": "fr-000", "number": 6}
     w = adjudicate(table(), "whist", "looked_at_bottom_card", {}).to_dict()

@@ -1,4 +1,4 @@
-"""Command line: ``python -m pipeline {build,add,remove,status,clean,repair,referee}``.
+"""Command line: ``python -m pipeline {build,add,remove,status,clean,repair,play,referee}``.
 
 A thin wrapper: argument parsing and I/O only; the work is done by the stage modules.
 Any ``PipelineError`` becomes one line on stderr and exit status 2.
@@ -244,6 +244,12 @@ def _cmd_referee(argv: list[str]) -> int:
     return referee_main(argv)
 
 
+def _cmd_play(args: argparse.Namespace) -> int:
+    from .play import main as play_main
+
+    return play_main(args.game, args.games, args.seed, args.json, Path(args.rules or Path(args.out) / "rules.json"))
+
+
 def make_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pipeline", description=__doc__.splitlines()[0])
     p.add_argument("--corpus", default=str(ROOT / "corpus"), help="corpus folder (default: %(default)s)")
@@ -316,6 +322,21 @@ def make_parser() -> argparse.ArgumentParser:
     rp.add_argument("-o", "--output", required=True, help="where to write the records with their repaired text")
     rp.add_argument("--quiet", action="store_true", help="no progress display")
     rp.set_defaults(func=_cmd_repair)
+    pl = sub.add_parser(
+        "play", help="play seeded games with irregularities injected and resolved by the referee; print a summary"
+    )
+    pl.add_argument("game", choices=["ecarte", "whist"])
+    pl.add_argument("--games", type=int, default=10, help="how many games (default: %(default)s)")
+    pl.add_argument(
+        "--seed", type=int, default=0, help="the first game's seed; game i has seed+i (default: %(default)s)"
+    )
+    pl.add_argument(
+        "--json",
+        action="store_true",
+        help='print {"games", "irregularities", "resolved", "kinds", "unresolved"} as JSON',
+    )
+    pl.add_argument("--rules", default=None, help="the rule table (default: rules.json of --out)")
+    pl.set_defaults(func=_cmd_play)
 
     r = sub.add_parser("referee", help="adjudicate an irregularity by the laws (see: referee --help)", add_help=False)
     r.add_argument("rest", nargs=argparse.REMAINDER)

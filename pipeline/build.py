@@ -1234,10 +1234,11 @@ def export_rules(
     resources=None,
     witness_ids: Iterable[str] | None = None,
 ) -> dict[str, bytes]:
-    """The rule table from the curated annotations, the per-witness suggestions and the links. With
-    ``witness_ids`` (the witnesses of the build), the annotations of any other witness (one removed from
-    the corpus, or left out of the build) are not used: no row or citation of it reaches the rule table
-    or the referee."""
+    """The rule table from the curated annotations, the rulings read from the laws no one reviewed (status
+    extracted), the per-witness suggestions and the links. With ``witness_ids`` (the witnesses of the build), the
+    annotations of any other witness (one removed from the corpus, or left out of the build) are not used: no row
+    or citation of it reaches the rule table or the referee."""
+    from .extract import extract_annotations
     from .rules import build_rule_table, load_rule_resources, rules_outputs
 
     resources = resources or load_rule_resources(corpus_dir)
@@ -1247,7 +1248,8 @@ def export_rules(
             resources, annotations=tuple(a for a in resources.annotations if a.witness in present)
         )
     suggestions = tuple(sorted(suggestions, key=lambda s: (s.law_id, s.start, s.term)))
-    return rules_outputs(build_rule_table(laws, resources.annotations, suggestions, links, resources=resources))
+    annotations = resources.annotations + extract_annotations(laws, resources, corpus_dir)
+    return rules_outputs(build_rule_table(laws, annotations, suggestions, links, resources=resources))
 
 
 def prune_cache(cache_dir: Path, keep: frozenset[str]) -> None:

@@ -300,13 +300,9 @@ class Irregularity:
 
 def referee_for(table) -> Ruler:
     """A ruler for the game from a rule table (``RuleTable``, DataFrame, or a path to rules.json)."""
-    from pathlib import Path
+    from .referee import ruler_for
 
-    from .referee import adjudicate, load_rule_table
-
-    if isinstance(table, (str, Path)):
-        table = load_rule_table(table)
-    return lambda event, facts: adjudicate(table, "ecarte", event, dict(facts))
+    return ruler_for(table, "ecarte")
 
 
 def _party(s: State, name: str | None, offender: int | None) -> int:
@@ -527,9 +523,14 @@ def play_game(
     irregularity_rate: float = 0.2,
     max_steps: int = 2000,
     on_state: Callable[[State], None] | None = None,
+    on_ruling: Callable[[Irregularity, Any, str], None] | None = None,
 ) -> State:
     """Play a whole game to five with random legal moves; with probability ``irregularity_rate`` per step an
-    irregularity is injected and resolved by the referee. ``on_state`` sees every state reached."""
+    irregularity is injected and resolved by the referee. ``on_state`` sees every state reached; ``on_ruling``
+    every irregularity with the referee's decision, or None and the reason the referee could not rule (the
+    irregularity is then undone: play resumes from the state before it)."""
+    from .referee import resolve_reported
+
     rng = random.Random(seed)
     s = new_game(dealer=rng.randrange(2))
     for _ in range(max_steps):
@@ -543,8 +544,8 @@ def play_game(
         if rng.random() < irregularity_rate:
             got = inject(s, rng.choice(INJECTABLE), rng)
             if got is not None:
-                discovered, irr = got  # an irregular state: only the ruling makes it legal again
-                s = resolve(discovered, irr, ruler, rng)[0]
+                # an irregular state: only the ruling makes it legal again (unruled, it is undone)
+                s = resolve_reported(resolve, *got, ruler, rng, on_ruling) or s
                 continue
         s = apply(s, rng.choice(legal_actions(s)))
     raise IllegalMove(f"game with seed {seed} did not finish in {max_steps} steps")

@@ -21,13 +21,15 @@ import argparse
 import itertools
 import json
 import sys
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from .errors import PipelineError
 from .rules import (
     CSV_COLUMNS,
+    CURATED,
     Citation,
     EventSpec,
     FactSpec,
@@ -85,6 +87,9 @@ class Decision:
     citations: tuple[Citation, ...]
     ruleset: str = ""  # the ruleset that answered (not part of the JSON answer)
     note: str = ""
+    status: str = CURATED  # "extracted": the ruling rests on a row read by the patterns, not reviewed
+    confidence: float | None = None  # then: the measured accuracy of such readings (the lowest of its rows)
+    dissent: tuple[str, ...] = ()  # laws of other witnesses that rule otherwise on these facts
 
     def to_dict(self) -> dict:
         return {
@@ -94,6 +99,9 @@ class Decision:
             "source": self.source,
             "ruling": self.ruling.to_dict(),
             "citations": [c.to_dict() for c in self.citations],
+            "status": self.status,
+            "confidence": self.confidence,
+            "dissent": list(self.dissent),
         }
 
     def to_json(self) -> str:
@@ -110,6 +118,10 @@ class Decision:
         if r.penalties:
             lines.append(f"penalties: {', '.join(r.penalties)}")
         lines.append("laws:      " + "; ".join(_cite_text(c) for c in self.citations))
+        if self.status != CURATED:
+            lines.append(f"status:    {self.status} (read by the patterns, not reviewed; confidence {self.confidence})")
+        if self.dissent:
+            lines.append("otherwise: " + "; ".join(self.dissent) + "  (laws of other witnesses that rule otherwise)")
         if self.note:
             lines.append(f"note:      {self.note}")
         return "\n".join(lines)
@@ -167,6 +179,8 @@ def table_from_frame(df) -> RuleTable:
                 cites,
                 split(rec["dissent"]),
                 rec["note"] or "",
+                rec.get("status") or CURATED,
+                float(rec["confidence"]) if rec.get("confidence") else None,
             )
         )
     rulesets = list(dict.fromkeys(r.ruleset for r in rows))
@@ -260,7 +274,12 @@ def adjudicate(
             )
         )
         note = " / ".join(dict.fromkeys(n for r in found for n in r.note.split(" / ") if n))
-        return Decision(game, event, asked, source, ruling, cites, ruleset, note)
+        extracted = [r.confidence or 0.0 for r in found if r.status != CURATED]
+        status = "extracted" if extracted else CURATED
+        dissent = tuple(dict.fromkeys(x for r in found for x in r.dissent))
+        return Decision(
+            game, event, asked, source, ruling, cites, ruleset, note, status, min(extracted, default=None), dissent
+        )
     if rulings == {None}:
         given = " ".join(f"{k}={v}" for k, v in query.items()) or "no facts"
         exist = " | ".join(r.facts_text() or "(any facts)" for r in rows)
@@ -280,6 +299,29 @@ def adjudicate(
         f"the ruling on {game}/{event} depends on {', '.join(f.name for f in need)}; give "
         + " ".join(f"{f.name}={'|'.join(f.values)}" for f in need)
     )
+
+
+def ruler_for(table, game: str) -> Callable[[str, Mapping[str, str]], Decision]:
+    """``(event, facts) -> Decision`` for ``game`` from a rule table (``RuleTable``, DataFrame, or a path to
+    rules.json): what a game model asks."""
+    if isinstance(table, (str, Path)):
+        table = load_rule_table(table)
+    return lambda event, facts: adjudicate(table, game, event, dict(facts))
+
+
+def resolve_reported(resolve: Callable, state: Any, irr: Any, ruler: Callable, rng: Any, on_ruling: Callable | None):
+    """A game model's ``resolve(state, irr, ruler, rng) -> (state, decision)``, reported to ``on_ruling(irr,
+    decision, "")``; a question the referee cannot answer is reported as ``on_ruling(irr, None, why)`` and gives
+    None (the caller undoes the irregularity)."""
+    try:
+        after, decision = resolve(state, irr, ruler, rng)
+    except RefereeError as exc:
+        if on_ruling:
+            on_ruling(irr, None, str(exc))
+        return None
+    if on_ruling:
+        on_ruling(irr, decision, "")
+    return after
 
 
 # ---------------------------------------------------------------- command line

@@ -60,9 +60,12 @@ CSV_COLUMNS = (
     "sources",
     "dissent",
     "note",
+    "status",
+    "confidence",
 )
+CURATED, EXTRACTED = "curated", "extracted"  # a row's status: read by a person, or by the patterns only
 _LAW_ID = re.compile(
-    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?P<letter>[a-z])?(?:\.(?P<clause>[a-z]))?|rule-(?P<k>\d+))$"
+    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?P<letter>[a-z])?(?:\.(?P<clause>[a-z]+))?|rule-(?P<k>\d+))$"
 )
 
 
@@ -231,6 +234,8 @@ class Annotation:
     ruling: Ruling | None = None
     note: str = ""
     file: str = ""  # the annotation file, relative to corpus/
+    status: str = CURATED  # "extracted": read from the law's text by the patterns (pipeline/extract.py), unreviewed
+    confidence: float | None = None  # of an extracted entry: the measured agreement of such readings with curation
 
     def matches(self, assignment: Mapping[str, str]) -> bool:
         return all(assignment.get(k) in vs for k, vs in self.facts)
@@ -506,6 +511,8 @@ class Row:
     citations: tuple[Citation, ...]
     dissent: tuple[str, ...] = ()  # law ids of other witnesses that rule otherwise on these facts
     note: str = ""
+    status: str = CURATED  # "extracted" when the ruling rests on a reading no person reviewed
+    confidence: float | None = None  # of an extracted row: the measured accuracy of such readings
 
     @property
     def sources(self) -> tuple[str, ...]:
@@ -528,6 +535,8 @@ class Row:
             "sources": list(self.sources),
             "dissent": list(self.dissent),
             "note": self.note,
+            "status": self.status,
+            "confidence": self.confidence,
         }
 
 
@@ -544,6 +553,8 @@ class RuleReport:
     link_gaps: tuple[str, ...] = ()
     readings_differ: tuple[str, ...] = ()
     check_failures: tuple[str, ...] = ()
+    uncited: tuple[str, ...] = ()  # per witness, every law no row cites, and why
+    coverage: tuple[str, ...] = ()  # per witness: how many of its laws a row cites
 
     @property
     def ok(self) -> bool:
@@ -561,7 +572,12 @@ class RuleReport:
             ),
             ("curated laws not among the laws of this build", self.unknown_laws),
             ("suggestions disagreeing with the curation", self.disagreements),
-            ("laws with no curated entry (not reviewed)", self.unreviewed),
+            ("laws cited by a row, per witness", self.coverage),
+            (
+                "laws without a ruling, per witness, and why (a definition, the score, a procedure or etiquette is not an irregularity)",
+                self.uncited,
+            ),
+            ("laws with no curated entry (not reviewed: their rows, if any, are extracted)", self.unreviewed),
             ("aligned laws without a ruling", self.link_gaps),
             ("laws reviewed as ruling on no irregularity", self.no_ruling),
             ("where witnesses disagree (each reading is kept; the canonical ruleset chooses)", self.readings_differ),
@@ -610,6 +626,8 @@ class RuleTable:
                 tuple(Citation(c["law_id"], c["witness"], c["number"]) for c in r["citations"]),
                 tuple(r.get("dissent", ())),
                 r.get("note", ""),
+                r.get("status", CURATED),
+                r.get("confidence"),
             )
             for r in d["rows"]
         )
@@ -630,6 +648,8 @@ def _csv_record(r: Row) -> dict:
         "sources": ";".join(r.sources),
         "dissent": ";".join(r.dissent),
         "note": r.note,
+        "status": r.status,
+        "confidence": "" if r.confidence is None else f"{r.confidence:.2f}",
     }
 
 
@@ -718,8 +738,12 @@ def build_rule_table(
                     hits = [x for x in anns if x.witness == w and x.matches(a)]
                     if not hits:
                         continue
+                    curated = [x for x in hits if x.status == CURATED]
+                    if not curated:  # readings of the patterns only: the most confident first
+                        hits.sort(key=lambda x: -(x.confidence or 0.0))
+                    hits = curated or hits
                     distinct = list(dict.fromkeys(x.ruling for x in hits))
-                    if len(distinct) > 1:
+                    if len(distinct) > 1 and curated:
                         failures.append(
                             f"{game}/{spec.name} {_fmt_assignment(a)}: annotations of {w} contradict each other: "
                             + "; ".join(f"{x.law_id} -> {x.ruling.describe()}" for x in hits if x.ruling is not None)
@@ -734,28 +758,34 @@ def build_rule_table(
                         + "; ".join(f"{w}: {per[w][i][0].describe()}" for w in order if i in per[w])
                     )
 
-            def result(i: int, w: str) -> tuple[Ruling, tuple[Citation, ...], tuple[str, ...], str]:
+            def result(i: int, w: str) -> tuple:
                 ruling = per[w][i][0]
+                extracted = [x.confidence or 0.0 for x in per[w][i][1] if x.status != CURATED]
                 agree = [x for w in wits if i in per[w] and per[w][i][0] == ruling for x in per[w][i][1]]
                 dis = [x.law_id for w in wits if i in per[w] and per[w][i][0] != ruling for x in per[w][i][1]]
                 agree.sort(key=lambda x: (wit_rank.get(x.witness, 99), law_key(x.law_id)))
                 cites = tuple(citation(x.law_id) for x in dict.fromkeys(agree))
                 notes = " / ".join(dict.fromkeys(x.note for x in per[w][i][1] if x.note))
-                return ruling, cites, tuple(sorted(set(dis), key=law_key)), notes
+                status = EXTRACTED if extracted else CURATED
+                return ruling, cites, tuple(sorted(set(dis), key=law_key)), notes, status, min(extracted, default=None)
+
+            def reviewed(i: int, w: str) -> bool:
+                return any(x.status == CURATED for x in per[w][i][1])
 
             for rs in [canonical, *wits]:
                 results: dict[int, tuple] = {}
                 for i in range(len(space)):
-                    if rs == canonical:
-                        w = next((w for w in order if i in per[w]), None)
+                    if rs == canonical:  # curated rulings first, then by the precedence of the witnesses
+                        w = next((w for w in order if i in per[w] and reviewed(i, w)), None)
+                        w = w or next((w for w in order if i in per[w]), None)
                     else:
                         w = rs if i in per[rs] else None
                     if w is None:
                         continue
                     results[i] = result(i, w)
                 for pattern, res in _compress(spec, keys, space, results):
-                    ruling, cites, dis, note = res
-                    rows.append(Row(rs, game, spec.name, pattern, ruling, cites, dis, note))
+                    ruling, cites, dis, note, status, conf = res
+                    rows.append(Row(rs, game, spec.name, pattern, ruling, cites, dis, note, status, conf))
 
     rank = {rs: i for i, rs in enumerate(all_rulesets)}
     ev_rank = {(e.game, e.name): i for i, e in enumerate(voc.events)}
@@ -832,7 +862,7 @@ def static_check_failures(rows: Sequence[Row], rulings: Sequence[Annotation], vo
             if rows_overlap(a, b):
                 out.append(f"{rs} {game}/{event}: rows [{a.facts_text()}] and [{b.facts_text()}] overlap")
     cited = {(r.ruleset, r.event, c.law_id) for r in rows for c in r.citations}
-    for ann in rulings:
+    for ann in (a for a in rulings if a.status == CURATED):
         if (ann.witness, ann.event, ann.law_id) not in cited:
             out.append(f"{ann.law_id} rules on {ann.event} but no row of ruleset {ann.witness} cites it")
     for r in rows:
@@ -858,10 +888,14 @@ def _report(laws, annotations, suggestions, links, rows, resources, failures, di
             stale.append(
                 f"{law_id}: reviewed against {','.join(h or '(none)' for h in hashes)}, text now {law.text_hash}"
             )
-    unreviewed = [f"{law.id}: {law.text[:70]}" for law in laws if law.id not in by_law]
+    curated_by_law = {k: [a for a in v if a.status == CURATED] for k, v in by_law.items()}
+    unreviewed = [f"{law.id}: {law.text[:70]}" for law in laws if not curated_by_law.get(law.id)]
     no_ruling = [
-        f"{law_id}: {anns[0].note}" for law_id, anns in sorted(by_law.items()) if all(a.ruling is None for a in anns)
+        f"{law_id}: {anns[0].note}"
+        for law_id, anns in sorted(curated_by_law.items())
+        if anns and all(a.ruling is None for a in anns)
     ]
+    uncited, coverage = _uncited(laws, by_law, rows)
     # suggestions against curation
     terms_with_patterns = {(p.lang, p.term) for p in resources.patterns}
     found: dict[str, dict[str, str]] = {}
@@ -904,7 +938,39 @@ def _report(laws, annotations, suggestions, links, rows, resources, failures, di
         tuple(sorted(set(link_gaps))),
         tuple(differ),
         tuple(failures),
+        tuple(uncited),
+        tuple(coverage),
     )
+
+
+def law_key_of(law: Law) -> str:
+    """The law a citation counts for: a numbered law's number (its clauses count for it), else the rule's id."""
+    return f"{law.witness_id}#{law.number}" if law.number is not None else law.id
+
+
+def _uncited(laws: Sequence[Law], by_law: Mapping[str, list[Annotation]], rows: Sequence[Row]) -> tuple[list, list]:
+    """Per witness: the laws (numbered laws and rules, their clauses counting for them) that no row cites, with
+    the reason the curation or the reading gives; and the share of its laws that rows cite."""
+    cited_ids = {c.law_id for r in rows for c in r.citations}
+    cited = {law_key_of(law) for law in laws if law.id in cited_ids}
+    uncited, coverage = [], []
+    for wit in dict.fromkeys(law.witness_id for law in laws):
+        own = [law for law in laws if law.witness_id == wit and law.kind != "clause"]
+        missing = [law for law in own if law_key_of(law) not in cited]
+        n = len(own) - len(missing)
+        coverage.append(f"{wit}: {n} of {len(own)} laws cited ({n / len(own):.0%})" if own else f"{wit}: no laws")
+        for law in missing:
+            anns = by_law.get(law.id, []) or [
+                a for k, v in by_law.items() if k.startswith(law.id + ".") for a in v
+            ]  # a law that rules through its clauses: what they are about
+            read = next((a for a in anns if a.ruling is not None and a.status != CURATED), None)
+            notes = [a.note for a in anns if a.note]
+            if read is not None and read.ruling is not None:
+                why = f"read as {read.event}: {read.ruling.describe()}; curated rulings on the same facts come first"
+            else:
+                why = notes[0] if notes else "not reviewed, and no event of the vocabulary read"
+            uncited.append(f"{wit} {law.id}: {why}")
+    return uncited, coverage
 
 
 # ---------------------------------------------------------------- outputs

@@ -205,6 +205,8 @@ RULES = Table(
     (
         *_cols("ruleset game event", required=True),
         *_cols("facts outcome options chooser penalties citations sources dissent note"),
+        _c("status", description="curated (reviewed by a person) or extracted (read by the patterns only)"),
+        _c("confidence", "number", description="of an extracted row: the measured precision of such readings"),
     ),
 )
 

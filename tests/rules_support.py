@@ -50,4 +50,12 @@ def suggestions():
 def table():
     from pipeline.rules import build_rule_table
 
-    return build_rule_table(curated_laws(), resources().annotations, suggestions(), resources=resources())
+    return build_rule_table(curated_laws(), annotations(), suggestions(), resources=resources())
+
+
+@lru_cache(maxsize=1)
+def annotations():
+    """The curated entries and the rulings read from the laws no one reviewed, as the build gives them."""
+    from pipeline.extract import extract_annotations
+
+    return resources().annotations + extract_annotations(curated_laws(), resources(), CORPUS)

@@ -32,7 +32,7 @@ from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITN
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
 
-    from .tei import LinkFragments
+    from .export.tei.links import LinkFragments
 
 T = TypeVar("T")
 
@@ -160,7 +160,7 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .provisions import event_suggestions
     from .rules import load_patterns, suggest_rulings
     from .segment import segment
-    from .tei import witness_tei
+    from .export.tei.witness import witness_tei
 
     from .clean.memo import fewer_collections, freeze_loaded
     from .progress import MIN_CHARS, bar
@@ -295,7 +295,7 @@ class AlignedPart:
 
     @classmethod
     def of(cls, links: Iterable[Link], laws: Iterable[Law], unaligned: Sequence = ()) -> "AlignedPart":
-        from .tei import link_fragments
+        from .export.tei.links import link_fragments
 
         links = _sorted(links)
         witness_of = {law.id: law.witness_id for law in laws}
@@ -815,7 +815,7 @@ class _Slim:
 
 def build(opts: BuildOptions) -> BuildReport:
     """Build everything; outputs/ only changes once every output has been computed."""
-    from .tei import BuildInfo, load_edition
+    from .export.tei.config import BuildInfo, load_edition
 
     t0 = time.perf_counter()
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
@@ -904,7 +904,8 @@ def _build_into(
     from .rules import first_suggestions
 
     tables = _Tables(staging)
-    from .collate import collation_files, witness_readings
+    from .export.collate import witness_readings
+    from .export.tei.collation import collation_files
 
     slims: list[_Slim] = []
     readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
@@ -951,7 +952,7 @@ def _build_into(
             mapper.fresh_workers()  # the cleaner's lexicons (~0.5 GB a worker) are not needed to align
         _log(opts, "[2/5] align laws per game")
         from .rules import load_rule_resources
-        from .tei import AlignmentsWriter
+        from .export.tei.links import AlignmentsWriter
 
         rule_resources = load_rule_resources(corpus_dir)
         annotated = {a.law_id for a in rule_resources.annotations}

@@ -45,9 +45,10 @@ from urllib.parse import quote
 
 import jinja2
 
-from .collate import collate, collation_pairs, join_tokens, witness_readings
+from .export.collate import collate, collation_pairs, join_tokens, witness_readings
 from .model import Correction, Flag, Law, Link, Segment, WitnessResult, offset_maps
-from .tei import XML_ILLEGAL, EditionInfo
+from .export.tei.config import EditionInfo
+from .export.tei.xml import XML_ILLEGAL
 from .textnorm import fold
 
 ASSETS_DIR = Path(__file__).resolve().parent / "site_assets"

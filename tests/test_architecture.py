@@ -214,15 +214,6 @@ KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
     ("pipeline.clean.realwords", "pipeline.clean.words", "_hyphen_fragment"),
     ("pipeline.clean.words", "pipeline.clean.elision", "_damaged_elision"),
     ("pipeline.clean.words", "pipeline.clean.elision", "_split_apostrophe"),
-    ("pipeline.collate", "pipeline.tei", "_el"),
-    ("pipeline.collate", "pipeline.tei", "_is_debris_line"),
-    ("pipeline.collate", "pipeline.tei", "_publication_stmt"),
-    ("pipeline.collate", "pipeline.tei", "_safe_xml_text"),
-    ("pipeline.collate", "pipeline.tei", "_sub"),
-    ("pipeline.collate", "pipeline.tei", "_title_stmt"),
-    ("pipeline.collate", "pipeline.tei", "_version_number"),
-    ("pipeline.collate", "pipeline.tei", "_word"),
-    ("pipeline.collate", "pipeline.tei", "_xml_model"),
     ("pipeline.provisions", "pipeline.align", "_fr_er_infinitives"),
 }
 
@@ -234,7 +225,6 @@ KNOWN_OVERSIZED: set[str] = {
     "pipeline/rules.py",
     "pipeline/segment.py",
     "pipeline/site.py",
-    "pipeline/tei.py",
 }
 
 

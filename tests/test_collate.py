@@ -7,8 +7,9 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipeline.collate import collate, tokens
-from pipeline.tei import TEI_NS, check_edition, validate
+from pipeline.export.collate import collate, tokens
+from pipeline.export.tei.validate import check_edition, validate
+from pipeline.export.tei.xml import TEI_NS
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}

@@ -351,7 +351,7 @@ def real_site(fresh_build, tmp_path_factory) -> Path:
     from pipeline.corpus import load_witnesses, witness_text
 
     corpus = ROOT / "corpus"
-    from pipeline.tei import BuildInfo
+    from pipeline.export.tei.config import BuildInfo
 
     results = [
         process_witness(witness_text(corpus, w), corpus, BuildInfo.for_inputs(version="0"))

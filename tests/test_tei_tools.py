@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipeline.tei import TEI_NS, validate
+from pipeline.export.tei.validate import validate
+from pipeline.export.tei.xml import TEI_NS
 
 ROOT = Path(__file__).resolve().parent.parent
 SCHEMA = ROOT.parent / "shared" / "schemas" / "tei_all.rng"

@@ -908,7 +908,7 @@ def _build_into(
     from .export.tei.collation import collation_files
 
     slims: list[_Slim] = []
-    readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
+    readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/export/collate.py)
     processed: list[str] = []
     cached: list[str] = []
     laws: StoredLaws | list[Law]  # a witness's, then all of them (stage 4)
@@ -996,10 +996,10 @@ def _build_into(
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
-        from .site import render_site
+        from .export.site.render import render_site
 
         rules = json.loads((staging.dir / "rules.json").read_bytes())
-        from .site import load_glossary
+        from .export.site.search import load_glossary
 
         data_files = sorted(
             str(p.relative_to(staging.dir))

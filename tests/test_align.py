@@ -879,7 +879,7 @@ def test_pivot_mode_reports_the_laws_with_no_counterpart(resources):
     """Large games align through a pivot: "no counterpart" is an answer there too (unaligned.csv, TEI, synoptic)."""
     from pipeline.build import AlignedPart
     from pipeline.pivot import Pivot, align_to_pivot_full
-    from pipeline.site import synoptic_rows
+    from pipeline.export.site.rows import synoptic_rows
 
     en = segmented_laws(CORPUS, ["en-002"])
     fr = segmented_laws(CORPUS, ["fr-001"])

@@ -224,7 +224,6 @@ KNOWN_OVERSIZED: set[str] = {
     "pipeline/lm.py",
     "pipeline/rules.py",
     "pipeline/segment.py",
-    "pipeline/site.py",
 }
 
 

@@ -1,4 +1,4 @@
-"""Word-level collation (pipeline/collate.py) and its TEI parallel segmentation."""
+"""Word-level collation (pipeline/export/collate.py) and its TEI parallel segmentation."""
 
 from __future__ import annotations
 

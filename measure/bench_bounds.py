@@ -18,6 +18,7 @@ line per case and exits 1 when a case is over budget (``--no-fail``: print only)
 from __future__ import annotations
 
 import argparse
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -122,8 +123,9 @@ def one_witness_build() -> Budget:
     from pipeline.build import BuildOptions, build
 
     with tempfile.TemporaryDirectory() as tmp:
-        corpus = Path(tmp) / "corpus"
-        (corpus / "raw").mkdir(parents=True)
+        corpus = Path(tmp) / "corpus"  # the corpus's data files and one small witness of its own
+        shutil.copytree(CORPUS, corpus, ignore=shutil.ignore_patterns("raw", "witnesses.toml"))
+        (corpus / "raw").mkdir()
         (corpus / "raw" / "one.txt").write_text("1. The dealer deals.\n2. A card faced is void.\n", "utf-8")
         (corpus / "witnesses.toml").write_text(
             '[[witness]]\nid = "on-1"\nfile = "raw/one.txt"\ngame = "whist"\nlang = "en"\nkind = "ocr"\n'

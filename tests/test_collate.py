@@ -11,6 +11,8 @@ from pipeline.export.collate import collate, tokens
 from pipeline.export.tei.validate import check_edition, validate
 from pipeline.export.tei.xml import TEI_NS
 
+from conftest import SHARED
+
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}
 
@@ -88,7 +90,7 @@ def test_collation_files_are_valid_tei_with_resolving_pointers(built):
     tei = built / "tei"
     docs = {p.name: p.read_bytes() for p in tei.glob("*.xml")}
     assert {"collation-ecarte.xml", "collation-whist.xml"} <= set(docs)
-    schema = ROOT.parent / "shared" / "schemas" / "tei_all.rng"
+    schema = SHARED / "schemas" / "tei_all.rng"
     for name in ("collation-ecarte.xml", "collation-whist.xml"):
         assert validate(docs[name], schema) == [], name
     assert check_edition(docs) == []

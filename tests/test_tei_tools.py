@@ -14,8 +14,10 @@ from lxml import etree
 from pipeline.export.tei.validate import validate
 from pipeline.export.tei.xml import TEI_NS
 
+from conftest import SHARED
+
 ROOT = Path(__file__).resolve().parent.parent
-SCHEMA = ROOT.parent / "shared" / "schemas" / "tei_all.rng"
+SCHEMA = SHARED / "schemas" / "tei_all.rng"
 JING = shutil.which("jing") or "/usr/bin/jing"
 CETEI = ROOT / "node_modules" / "CETEIcean" / "dist" / "CETEI.js"
 CHROMIUM = Path("/usr/bin/chromium")

@@ -34,9 +34,9 @@ matplotlib.use("Agg")
 import pandas as pd
 
 
-from pipeline import figures  # noqa: E402
+from pipeline.export import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
-from pipeline.tables import read_table  # noqa: E402
+from pipeline.export.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
 

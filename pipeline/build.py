@@ -27,7 +27,7 @@ from .corpus import load_witnesses, witness_text
 from .files import write_atomic
 from .publish import Staging, _managed_files, _sha256, read_manifest, recover, write_manifest
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
-from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
+from .export.tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
@@ -550,7 +550,7 @@ def _law_schema():
     return arrow_schema(LAWS)
 
 
-# the columns and types of every table are declared once, in pipeline/tables.py
+# the columns and types of every table are declared once, in pipeline/export/tables.py
 LAW_COLUMNS = LAWS.column_names
 CORRECTION_COLUMNS = CORRECTIONS.column_names
 FLAG_COLUMNS = FLAGS.column_names
@@ -1045,12 +1045,12 @@ def _build_into(
 def export_data(staging: Staging, with_figures: bool) -> None:
     """From the tables in the staging folder: the SQLite database, the figures (with the site) and,
     last, the data package that describes the tables (their sizes and hashes)."""
-    from .database import build_database
-    from .tables import datapackage
+    from .export.database import build_database
+    from .export.tables import datapackage
 
     build_database(staging.dir, staging.path("cardlaws.sqlite"))
     if with_figures:
-        from .figures import render_figures
+        from .export.figures import render_figures
 
         for rel, data in render_figures(staging.dir).items():
             staging.write(rel, data)

@@ -17,6 +17,8 @@ GCIDE := /usr/share/dictd/gcide.index
 # Debian's python3-grammalecte (French grammar rules, pipeline/clean/grammar.py imports it from the system's dist-packages)
 GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
+# pytest-xdist workers of `make test` (the tests of one file share a worker, and the whole run shares one build)
+TEST_WORKERS ?= 2
 .PHONY: all help install build test eval bench results site status clean-cache check notebooks
 
 all: build results ## install (if needed), build the whole edition into outputs/ (tables, texts, TEI, rules, site) and render docs/RESULTS.md
@@ -70,7 +72,7 @@ test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint and format che
 	$(BIN)/ruff check pipeline measure tests
 	$(BIN)/ruff format --check pipeline measure tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
 
 site: build ## the reading edition: open outputs/site/index.html from disk
 
@@ -84,9 +86,10 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_align
 	$(BIN)/python -m measure.results
 
-bench: install ## time cleaning (tokens/s vs symspellpy) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB, and `clean -` on 1, 5 and 50 MB under a 4 GB limit
+bench: install ## time cleaning (tokens/s vs symspellpy), the time budgets of bounded work (measure/bench_bounds.py) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB, and `clean -` on 1, 5 and 50 MB under a 4 GB limit
 	$(BIN)/python -m measure.bench_clean
 	$(BIN)/python -m measure.bench_build $(BENCH_ARGS)
+	$(BIN)/python -m measure.bench_bounds
 	$(BIN)/python -m measure.bench_clean_stream
 	$(BIN)/python -m measure.results
 

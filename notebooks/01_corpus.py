@@ -30,12 +30,12 @@ matplotlib.use("Agg")
 import pandas as pd
 
 
-from pipeline import figures  # noqa: E402
+from pipeline.export import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
-from pipeline.tables import read_table  # noqa: E402
+from pipeline.export.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
-# the tables with their declared types (pipeline/tables.py): integers as Int64, missing values as <NA>
+# the tables with their declared types (pipeline/export/tables.py): integers as Int64, missing values as <NA>
 witnesses = read_table(OUT / "witnesses.csv")
 laws = read_table(OUT / "laws.csv")
 print(f"{len(witnesses)} witnesses, {len(laws)} laws (clauses and rules included), read from {OUT}")
@@ -74,7 +74,7 @@ coverage
 # ## Law lengths
 # Long laws in one witness against short ones in another usually mean one code splits a provision
 # that another states at once (an n:m alignment). The build saves this figure as
-# `outputs/figures/law-lengths.svg` (`pipeline.figures`, the same function).
+# `outputs/figures/law-lengths.svg` (`pipeline.export.figures`, the same function).
 
 # %%
 show(figures.law_lengths(laws))

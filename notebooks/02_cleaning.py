@@ -37,9 +37,9 @@ import matplotlib.pyplot as plt
 import pandas as pd
 
 
-from pipeline import figures  # noqa: E402
+from pipeline.export import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
-from pipeline.tables import FLAGS, empty_frame, read_table  # noqa: E402
+from pipeline.export.tables import FLAGS, empty_frame, read_table  # noqa: E402
 
 OUT = outputs_dir()
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
@@ -130,7 +130,7 @@ kinds = corrections.pivot_table(index="kind", columns="witness", values="start",
 kinds
 
 # %% [markdown]
-# Saved by the build as `outputs/figures/corrections-by-kind.svg` (`pipeline.figures`, the same function).
+# Saved by the build as `outputs/figures/corrections-by-kind.svg` (`pipeline.export.figures`, the same function).
 
 # %%
 show(figures.corrections_by_kind(corrections))

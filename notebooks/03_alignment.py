@@ -34,9 +34,9 @@ import numpy as np
 import pandas as pd
 
 
-from pipeline import figures  # noqa: E402
+from pipeline.export import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
-from pipeline.tables import read_table  # noqa: E402
+from pipeline.export.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
 SHARED = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))

@@ -19,7 +19,7 @@
 # The rule table (`outputs/rules.json`) turns laws into structured rulings that the referee reads.
 # This notebook counts, for every law, the rows of the table that cite it (in any field), and, for
 # every provision (the laws of different witnesses that the alignment puts in one row of the
-# synoptic table, see `pipeline.site.synoptic_rows`), compares the rulings the witnesses give.
+# synoptic table, see `pipeline.export.site.rows.synoptic_rows`), compares the rulings the witnesses give.
 # It reads whatever columns the table has.
 
 # %%
@@ -34,14 +34,14 @@ matplotlib.use("Agg")
 import pandas as pd
 
 
-from pipeline import figures  # noqa: E402
+from pipeline.export import figures  # noqa: E402
 from pipeline.notebook import ROOT, outputs_dir, show  # noqa: E402
-from pipeline.tables import read_table  # noqa: E402
+from pipeline.export.tables import read_table  # noqa: E402
 
 OUT = outputs_dir()
 
 from pipeline.model import Law, Link  # noqa: E402
-from pipeline.site import rule_rows, rules_by_law, synoptic_rows  # noqa: E402
+from pipeline.export.site.rows import rule_rows, rules_by_law, synoptic_rows  # noqa: E402
 
 laws = pd.read_csv(OUT / "laws.csv", dtype={"pages": str, "printed": str}, keep_default_na=False)
 links = pd.read_csv(OUT / "alignments.csv", keep_default_na=False)

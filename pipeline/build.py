@@ -39,12 +39,12 @@ from .publish import (
     write_manifest,
 )
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
-from .tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
+from .export.tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
 
-    from .tei import LinkFragments
+    from .export.tei.links import LinkFragments
 
 T = TypeVar("T")
 
@@ -195,7 +195,7 @@ def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBui
     from .provisions import event_suggestions
     from .rules import load_patterns, suggest_rulings
     from .segment import segment
-    from .tei import witness_tei
+    from .export.tei.witness import witness_tei
 
     from .clean.memo import fewer_collections, freeze_loaded
     from .progress import MIN_CHARS, bar
@@ -336,7 +336,7 @@ class AlignedPart:
 
     @classmethod
     def of(cls, links: Iterable[Link], laws: Iterable[Law], unaligned: Sequence = ()) -> "AlignedPart":
-        from .tei import link_fragments
+        from .export.tei.links import link_fragments
 
         links = _sorted(links)
         witness_of = {law.id: law.witness_id for law in laws}
@@ -599,7 +599,7 @@ def _law_schema():
     return arrow_schema(LAWS)
 
 
-# the columns and types of every table are declared once, in pipeline/tables.py
+# the columns and types of every table are declared once, in pipeline/export/tables.py
 LAW_COLUMNS = LAWS.column_names
 CORRECTION_COLUMNS = CORRECTIONS.column_names
 FLAG_COLUMNS = FLAGS.column_names
@@ -865,7 +865,7 @@ class _Slim:
 
 def build(opts: BuildOptions) -> BuildReport:
     """Build everything; outputs/ only changes once every output has been computed."""
-    from .tei import BuildInfo, load_edition
+    from .export.tei.config import BuildInfo, load_edition
 
     t0 = time.perf_counter()
     mapper = Mapper(opts.scheduler)  # checks the scheduler's name before any work
@@ -967,11 +967,12 @@ def _build_into(
     from .rules import first_suggestions
 
     tables = _Tables(staging)
-    from .collate import collation_files, witness_readings
+    from .export.collate import witness_readings
+    from .export.tei.collation import collation_files
 
     slims: list[_Slim] = []
     failed: list[str] = []
-    readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/collate.py)
+    readings: dict[str, str] = {}  # law id -> its text as the witness gives it (pipeline/export/collate.py)
     processed: list[str] = []
     cached: list[str] = []
     laws: StoredLaws | list[Law]  # a witness's, then all of them (stage 4)
@@ -1023,7 +1024,7 @@ def _build_into(
             mapper.fresh_workers()  # the cleaner's lexicons (~0.5 GB a worker) are not needed to align
         _log(opts, "[2/5] align laws per game")
         from .rules import load_rule_resources
-        from .tei import AlignmentsWriter
+        from .export.tei.links import AlignmentsWriter
 
         rule_resources = load_rule_resources(corpus_dir)
         annotated = {a.law_id for a in rule_resources.annotations}
@@ -1067,10 +1068,10 @@ def _build_into(
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
-        from .site import render_site
+        from .export.site.render import render_site
 
         rules = json.loads((staging.dir / "rules.json").read_bytes())
-        from .site import load_glossary
+        from .export.site.search import load_glossary
 
         data_files = sorted(
             str(p.relative_to(staging.dir))
@@ -1135,8 +1136,8 @@ def _read_witnesses(
 def export_data(staging: Staging, with_figures: bool) -> None:
     """From the tables in the staging folder: the SQLite database, the figures (with the site) and,
     last, the data package that describes the tables (their sizes and hashes)."""
-    from .database import build_database
-    from .tables import datapackage
+    from .export.database import build_database
+    from .export.tables import datapackage
 
     try:
         build_database(staging.dir, staging.path("cardlaws.sqlite"))
@@ -1146,7 +1147,7 @@ def export_data(staging: Staging, with_figures: bool) -> None:
             "(ulimit -f); the old outputs are unchanged"
         ) from None
     if with_figures:
-        from .figures import render_figures
+        from .export.figures import render_figures
 
         for rel, data in render_figures(staging.dir).items():
             staging.write(rel, data)

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import fcntl
 import os
+import pickle
 import shutil
 from pathlib import Path
 
@@ -48,12 +50,25 @@ def tmp_corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def fresh_build(tmp_path_factory):
-    """The whole edition rebuilt from corpus/ into a temporary folder (no cache), once per session."""
+    """The whole edition rebuilt from corpus/ into a temporary folder (no cache), once per test run: under
+    pytest-xdist the first worker that asks builds it into the run's shared temporary folder while the
+    others wait on a file lock, then every worker reads the same edition."""
     from pipeline.build import BuildOptions, build
 
-    out = tmp_path_factory.mktemp("outputs")
-    report = build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
-    return out, report
+    if not os.environ.get("PYTEST_XDIST_WORKER"):
+        out = tmp_path_factory.mktemp("outputs")
+        return out, build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
+    shared = tmp_path_factory.getbasetemp().parent  # one folder for all the workers of this run
+    out, saved = shared / "fresh-build-outputs", shared / "fresh-build-report.pickle"
+    with open(shared / "fresh-build.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            if not saved.is_file():
+                report = build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
+                saved.write_bytes(pickle.dumps(report))
+            return out, pickle.loads(saved.read_bytes())
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
 
 
 # the one headless Chromium of a test session (Playwright allows one sync driver per process): the site's

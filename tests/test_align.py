@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import dataclasses
 import random
-import time
 from pathlib import Path
 
 import pytest
@@ -271,12 +270,11 @@ def test_pivot_scoring_against_provision_texts(dev_laws, resources):
             assert max(scores, key=scores.get) == want[law.id], (law.id, scores)
 
 
-def test_aligning_two_witnesses_of_15_laws_is_fast(dev_laws, resources):
+def test_aligning_two_witnesses_of_15_laws_twice_gives_the_same_links(dev_laws, resources):
+    # (its time, under a second once spaCy is warm, is measured by `make bench`: measure/bench_bounds.py)
     sub = [l for l in dev_laws if l.witness_id in ("en-003", "fr-000")]
-    align(sub, resources)  # warm up spaCy
-    t = time.perf_counter()
-    align(sub, resources)
-    assert time.perf_counter() - t < 1.0
+    first = align(sub, resources)
+    assert first and align(sub, resources) == first
 
 
 def test_extra_scorer_is_mixed_in(dev_laws, resources):
@@ -859,9 +857,7 @@ def test_a_code_of_more_than_100_laws_is_aligned_order_free(resources):
         return {frozenset((l.a, l.b)): (l.score, l.band) for l in ls}
 
     assert len(links) >= 10 and undirected(align(shuffled, resources)) == undirected(links)
-    t = time.perf_counter()
-    align(en004 + fr001, resources)
-    assert time.perf_counter() - t < 20
+    # (its time, under 20 s, is measured by `make bench`: measure/bench_bounds.py)
 
 
 def test_pivot_mode_uses_the_readings_and_bands(dev_laws, resources):
@@ -879,7 +875,7 @@ def test_pivot_mode_reports_the_laws_with_no_counterpart(resources):
     """Large games align through a pivot: "no counterpart" is an answer there too (unaligned.csv, TEI, synoptic)."""
     from pipeline.build import AlignedPart
     from pipeline.pivot import Pivot, align_to_pivot_full
-    from pipeline.site import synoptic_rows
+    from pipeline.export.site.rows import synoptic_rows
 
     en = segmented_laws(CORPUS, ["en-002"])
     fr = segmented_laws(CORPUS, ["fr-001"])

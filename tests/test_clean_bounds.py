@@ -61,15 +61,14 @@ def test_a_5000_letter_token_costs_what_a_sentence_costs(baseline):
     letters = "".join(random.Random(5).choice(string.ascii_lowercase) for _ in range(5000))
     status, out, _, dt, rss = run_clean(letters + "\n")
     assert status == 0 and out == letters + "\n"  # left as printed
-    t0, m0 = baseline
-    assert dt <= t0 + 5.0, (dt, t0)
+    _, m0 = baseline  # (its time, within 5 s of a sentence's, is measured by `make bench`)
     assert rss <= m0 + 100 * 2**20, (rss, m0)
 
 
-def test_a_one_megabyte_token_is_fast(baseline):
+def test_a_one_megabyte_token_is_left_as_printed(baseline):
+    # (its time, within 10 s of a sentence's, is measured by `make bench`: measure/bench_bounds.py)
     status, out, _, dt, rss = run_clean("x" * 1_000_000 + "\n")
     assert status == 0 and out == "x" * 1_000_000 + "\n"
-    assert dt <= baseline[0] + 10.0, (dt, baseline[0])
 
 
 def test_a_token_past_the_bounds_is_left_as_printed_and_flagged():
@@ -84,26 +83,17 @@ def test_a_token_past_the_bounds_is_left_as_printed_and_flagged():
     assert not [f for f in cleaned.flags if "max_token_chars" in f.reason]
 
 
-def test_many_short_lines_clean_in_linear_time():
-    res = general_resources("en")
-
-    def seconds(n: int) -> float:
-        text = "\n".join(f"ABC {i % 300}" for i in range(n))
-        t0 = time.perf_counter()
-        explain_text(text, "en", res)
-        return time.perf_counter() - t0
-
-    seconds(200)
-    small, big = seconds(3000), seconds(12000)
-    assert big <= 4 * small * 2.0 + 0.5, (small, big)  # (4x the lines: at most about 4x the time)
+def test_many_short_lines_clean_with_every_change_recorded():
+    # (that 4x the lines take about 4x the time is measured by `make bench`: measure/bench_bounds.py)
+    text = "\n".join(f"ABC {i % 300}" for i in range(12000))
+    cleaned, _ = explain_text(text, "en", general_resources("en"))
+    assert replay(text, cleaned.corrections) == cleaned.text  # every line kept or its removal recorded
 
 
 def test_a_long_line_of_mojibake_is_repaired_in_linear_time():
     res = general_resources("fr")
     text = "Ã©tÃ© " * 4000
-    t0 = time.perf_counter()
-    cleaned, _ = explain_text(text, "fr", res)
-    assert time.perf_counter() - t0 < 20
+    cleaned, _ = explain_text(text, "fr", res)  # (within 20 s: measured by `make bench`)
     assert cleaned.text.startswith("été été") and replay(text, cleaned.corrections) == cleaned.text
 
 
@@ -198,15 +188,12 @@ def warm():
 def test_fuzz_clean_text_never_fails_and_stays_in_budget(warm, text, lang, domain):
     res = warm[lang][1 if domain else 0]
     tracemalloc.start()
-    t0 = time.perf_counter()
     try:
         cleaned, _ = explain_text(text, lang, res)
-        dt = time.perf_counter() - t0
         _, peak = tracemalloc.get_traced_memory()
     finally:
         tracemalloc.stop()
     assert replay(text, cleaned.corrections) == cleaned.text
-    assert dt < 30, dt  # (traced: several times slower than plain)
     assert peak < 200 * 2**20, peak
 
 

@@ -1,4 +1,4 @@
-"""Word-level collation (pipeline/collate.py) and its TEI parallel segmentation."""
+"""Word-level collation (pipeline/export/collate.py) and its TEI parallel segmentation."""
 
 from __future__ import annotations
 
@@ -7,8 +7,11 @@ from pathlib import Path
 import pytest
 from lxml import etree
 
-from pipeline.collate import collate, tokens
-from pipeline.tei import TEI_NS, check_edition, validate
+from pipeline.export.collate import collate, tokens
+from pipeline.export.tei.validate import check_edition, validate
+from pipeline.export.tei.xml import TEI_NS
+
+from conftest import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}
@@ -87,7 +90,7 @@ def test_collation_files_are_valid_tei_with_resolving_pointers(built):
     tei = built / "tei"
     docs = {p.name: p.read_bytes() for p in tei.glob("*.xml")}
     assert {"collation-ecarte.xml", "collation-whist.xml"} <= set(docs)
-    schema = ROOT.parent / "shared" / "schemas" / "tei_all.rng"
+    schema = SHARED / "schemas" / "tei_all.rng"
     for name in ("collation-ecarte.xml", "collation-whist.xml"):
         assert validate(docs[name], schema) == [], name
     assert check_edition(docs) == []

@@ -25,9 +25,9 @@ import pandas as pd
 import pytest
 
 from pipeline import __version__
-from pipeline.database import build_database
-from pipeline.figures import render_figures
-from pipeline.tables import LAWS, PANDAS_DTYPES, TABLES, csv_bytes, datapackage, read_parquet, read_table
+from pipeline.export.database import build_database
+from pipeline.export.figures import render_figures
+from pipeline.export.tables import LAWS, PANDAS_DTYPES, TABLES, csv_bytes, datapackage, read_parquet, read_table
 
 from conftest import ROOT
 from test_docs import documented_columns
@@ -279,9 +279,9 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
     script = (
         "import sys; from pathlib import Path\n"
         "from pipeline import __version__\n"
-        "from pipeline.database import build_database\n"
-        "from pipeline.figures import render_figures\n"
-        "from pipeline.tables import datapackage\n"
+        "from pipeline.export.database import build_database\n"
+        "from pipeline.export.figures import render_figures\n"
+        "from pipeline.export.tables import datapackage\n"
         "d = Path(sys.argv[1]); build_database(d, d / 'cardlaws.sqlite')\n"
         "for rel, data in render_figures(d).items():\n"
         "    (d / rel).parent.mkdir(exist_ok=True); (d / rel).write_bytes(data)\n"

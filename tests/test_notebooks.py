@@ -52,6 +52,8 @@ def _execute(script: Path, outputs_dir: Path, monkeypatch):
     # the kernel inherits this process's environment: the outputs of the fresh build, the venv's Python
     monkeypatch.setenv("PIPELINE_OUTPUTS", str(outputs_dir))
     monkeypatch.setenv("MPLBACKEND", "Agg")
+    # and this checkout's package, whatever copy of it the venv has installed
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH", "")])))
     monkeypatch.setenv("PATH", str(Path(sys.executable).parent) + os.pathsep + os.environ.get("PATH", ""))
     nb = jupytext.read(script)
     nb.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}

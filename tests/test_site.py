@@ -1,4 +1,4 @@
-"""The reading edition (pipeline/site.py).
+"""The reading edition (pipeline/export/site/).
 
 Unit tests render small hand-built witnesses (a piquet code in the manner of 19th-century French
 treatises, an English translation of it, and a hostile witness whose text holds markup) and read the
@@ -33,7 +33,8 @@ from pipeline.model import (
     WitnessResult,
     replay,
 )
-from pipeline.site import render_site, synoptic_rows
+from pipeline.export.site.render import render_site
+from pipeline.export.site.rows import synoptic_rows
 
 ROOT = Path(__file__).resolve().parent.parent
 CHROMIUM = Path("/usr/bin/chromium")
@@ -351,7 +352,7 @@ def real_site(fresh_build, tmp_path_factory) -> Path:
     from pipeline.corpus import load_witnesses, witness_text
 
     corpus = ROOT / "corpus"
-    from pipeline.tei import BuildInfo
+    from pipeline.export.tei.config import BuildInfo
 
     results = [
         process_witness(witness_text(corpus, w), corpus, BuildInfo.for_inputs(version="0"))
@@ -585,7 +586,7 @@ GLOSSARY = ((("atout",), ("trump",)), (("retourne",), ("turn-up", "trump card"))
 
 
 def test_search_key_crosses_languages_from_the_start_of_a_word_only():
-    from pipeline.site import search_key
+    from pipeline.export.site.search import search_key
 
     assert "atout" in search_key(["Trumps are hearts."], GLOSSARY).split()
     # through "trump card": a pair found by a term the first pair added (to a fixed point)
@@ -596,7 +597,7 @@ def test_search_key_crosses_languages_from_the_start_of_a_word_only():
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.text(alphabet="atoutrumpdelcáé -'", max_size=40), max_size=3))
 def test_search_key_equals_a_regex_per_term(texts):
-    from pipeline.site import search_key
+    from pipeline.export.site.search import search_key
 
     assert search_key(texts, GLOSSARY) == _search_key_by_regex(texts, GLOSSARY)
 

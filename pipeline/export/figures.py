@@ -1,7 +1,7 @@
 """The edition's figures, drawn from the build's tables: saved by the build as SVG under outputs/figures/
 (for the site) and shown by the notebooks, which import the same functions.
 
-Each figure is a pure function of typed table frames (pipeline/tables.py) returning a matplotlib
+Each figure is a pure function of typed table frames (pipeline/export/tables.py) returning a matplotlib
 ``Figure`` (no pyplot, no GUI). ``svg_bytes`` writes one deterministically: a fixed ``svg.hashsalt``
 (the ids of clip paths), no date in the metadata, glyphs as paths; the same tables give the same bytes.
 """

@@ -1,6 +1,6 @@
 """outputs/cardlaws.sqlite: the tables in one SQLite database (sqlite-utils), for Datasette or any SQL client.
 
-Every table of pipeline/tables.py becomes a table of the same name and columns, typed (TEXT, INTEGER,
+Every table of pipeline/export/tables.py becomes a table of the same name and columns, typed (TEXT, INTEGER,
 REAL; booleans as 0/1), with its primary key, its foreign keys (``laws.witness`` -> ``witnesses.id``,
 ``alignments.law_a`` -> ``laws.law_id``, ...) and an index on each foreign key column; the law texts
 get an FTS5 full-text index (``laws_fts``: text, label, heading; diacritics folded, so ``ecarte``

@@ -1,0 +1,1 @@
+"""The exports: sinks that write what the build hands them (TEI, tables, database, figures, site)."""

@@ -1,0 +1,187 @@
+"""Rendering the reading edition: the Jinja2 templates (``templates/``) over the view data, and the local
+assets (``assets/``): ``render_site(results, links, rules)`` -> {path under outputs/site/: bytes}."""
+
+from __future__ import annotations
+
+import functools
+from collections import defaultdict
+from pathlib import Path
+from typing import Any, Mapping, Sequence
+
+import jinja2
+
+from ...model import Law, Link, WitnessResult
+from ..tei.config import EditionInfo
+from .rows import SiteConfig, rules_by_law, witness_href
+from .views import data_what, diplomatic_view, download_links, game_display, lang_display, reading_view, synoptic_view
+
+ASSETS_DIR = Path(__file__).resolve().parent / "assets"
+ASSET_FILES = ("site.css", "site.js")
+TEMPLATES_DIR = Path(__file__).resolve().parent / "templates"
+
+
+# ----------------------------------------------------------------------------------------------
+# pages
+
+
+@functools.lru_cache(maxsize=1)
+def _env() -> jinja2.Environment:
+    """The template environment: templates from ``pipeline/export/site/templates/``, autoescaping on for all of them."""
+    return jinja2.Environment(
+        loader=jinja2.FileSystemLoader(str(TEMPLATES_DIR)),
+        autoescape=True,
+        keep_trailing_newline=True,
+        undefined=jinja2.StrictUndefined,
+    )
+
+
+def _render(template: str, **view: Any) -> str:
+    return _env().get_template(template).render(**view)
+
+
+def _index_html(
+    results: Sequence[WitnessResult],
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    config: SiteConfig,
+    glossary: Sequence = (),
+    data_files: Sequence[str] = (),
+    edition: EditionInfo = EditionInfo(),
+) -> str:
+    games = list(dict.fromkeys(r.witness.game for r in results))
+    witnesses = []
+    for r in results:
+        w = r.witness
+        meta = " · ".join(
+            x
+            for x in (
+                game_display(w.game, config),
+                lang_display(w.lang, config),
+                w.kind,
+                w.author,
+                str(w.year or ""),
+                f"p. {w.page}" if w.page else "",
+            )
+            if x
+        )
+        witnesses.append(
+            {
+                "id": w.id,
+                "game": w.game,
+                "href": witness_href(w.id),
+                "title": w.title,
+                "meta": meta,
+                "laws": len(r.segmented.laws),
+                "corrections": len(r.cleaned.corrections),
+                "flags": len(r.cleaned.flags),
+                "downloads": download_links(w.id, "../"),
+            }
+        )
+    sections = []
+    for g in games:
+        rs = [r for r in results if r.witness.game == g]
+        sections.append(
+            synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config, glossary)
+        )
+    data = [{"href": "../" + f, "name": f, "what": data_what(f)} for f in data_files]
+    data += [
+        {
+            "href": f"../tei/collation-{g}.xml",
+            "name": f"tei/collation-{g}.xml",
+            "what": f"word-level collation of the aligned laws of {game_display(g, config)} (TEI)",
+        }
+        for g in games
+    ]
+    return _render(
+        "index.html",
+        title=config.title,
+        site_title=config.title,
+        prefix="",
+        page_class="index",
+        witnesses=witnesses,
+        games=[{"id": g, "title": game_display(g, config)} for g in games],
+        sections=sections,
+        data=data,
+        tables=[{"href": "../" + t, "name": t} for t in config.tables],
+        edition=edition,
+    )
+
+
+def _witness_html(
+    r: WitnessResult,
+    links: Sequence[Link],
+    law_by_id: Mapping[str, Law],
+    rules_of: Mapping[str, list],
+    config: SiteConfig,
+    edition: EditionInfo = EditionInfo(),
+) -> str:
+    w = r.witness
+    meta_rows = [
+        ("Game", game_display(w.game, config)),
+        ("Language", lang_display(w.lang, config)),
+        ("Kind", w.kind),
+        ("Title", w.title),
+        ("Author", w.author),
+        ("Year", w.year or ""),
+        ("Source", w.source),
+        ("First page", w.page),
+        ("File", w.file),
+        ("Note", w.note),
+        ("Laws", len(r.segmented.laws)),
+        ("Corrections", len(r.cleaned.corrections)),
+        ("Flagged for review", len(r.cleaned.flags)),
+        ("Page breaks", len(r.cleaned.page_breaks)),
+    ]
+    kinds: dict[str, int] = defaultdict(int)
+    for c in r.cleaned.corrections:
+        kinds[c.kind] += 1
+    view: dict[str, Any] = {
+        "id": w.id,
+        "title": w.title,
+        "game": w.game,
+        "game_title": game_display(w.game, config),
+        "lang": w.lang,
+        "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
+        "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
+    }
+    view["downloads"] = download_links(w.id, "../../")
+    view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
+    return _render(
+        "witness.html",
+        title=f"{w.id}: {w.title}",
+        site_title=config.title,
+        prefix="../",
+        page_class="witness",
+        w=view,
+        reading=reading_view(r, links, law_by_id, rules_of, config, edition),
+        diplomatic=diplomatic_view(r, config),
+    )
+
+
+def render_site(
+    results: Sequence[WitnessResult],
+    links: Sequence[Link],
+    rules: Mapping | Sequence | None = None,
+    config: SiteConfig = SiteConfig(),
+    *,
+    glossary: Sequence = (),
+    edition: EditionInfo = EditionInfo(),
+    data_files: Sequence[str] = (),
+) -> dict[str, bytes]:
+    """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
+
+    ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
+    ``edition`` names the edition in the "cite this law" boxes; ``data_files`` (paths relative to
+    outputs/, e.g. ``figures/x.svg``, ``datapackage.json``) are linked from the index's data section."""
+    law_by_id = {law.id: law for r in results for law in r.segmented.laws}
+    links = sorted(links, key=lambda k: (k.game, k.a, k.b))
+    rules_of = rules_by_law(rules, law_by_id)
+    out: dict[str, bytes] = {}
+    out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
+    for r in results:
+        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config, edition).encode(
+            "utf-8"
+        )
+    for name in ASSET_FILES:
+        out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
+    return out

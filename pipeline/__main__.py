@@ -390,6 +390,9 @@ def _main(parser: argparse.ArgumentParser, argv: list[str]) -> int:
     except PipelineError as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
+    except BrokenPipeError:  # the reader stopped early (`| head`): what it read is all it wanted, as for cat
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # (no second error when Python flushes)
+        return 0
     except OSError as exc:  # the file system refused (read-only, permissions, full disk): not a bug
         where = f" ({exc.filename})" if exc.filename else ""
         print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)

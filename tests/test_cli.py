@@ -138,3 +138,19 @@ def test_unmatched_ocr_share_counts_only_text_the_gold_leaves_out():
     assert unmatched_ocr_share([("tbe dealer dcals", "the dealer deals")]) == 0.0
     half = unmatched_ocr_share([("tbe dealer dcals", "the dealer deals"), ("a b cdef", "a b")])
     assert 0.5 < half < 1.0
+
+
+def test_a_reader_that_stops_early_is_not_an_error():
+    # `python -m pipeline play whist --json | head -c 50`: when the reader has gone before the command writes, the
+    # command stops quietly, as cat does, not with "error: Broken pipe"
+    import subprocess
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parent.parent
+    cmd = [sys.executable, "-m", "pipeline", "play", "whist", "--games", "5", "--seed", "3", "--json"]
+    proc = subprocess.Popen(cmd, cwd=root, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    assert proc.stdout is not None and proc.stderr is not None
+    proc.stdout.close()  # the reader is gone before the games are played
+    err = proc.stderr.read().decode()
+    assert proc.wait(timeout=300) == 0, err
+    assert "Broken pipe" not in err and "Traceback" not in err

@@ -59,7 +59,7 @@ def test_a_synonym_of_the_class_reads_as_the_word_the_patterns_know(ex, bare, te
 
 
 def test_without_the_thesaurus_the_synonyms_are_not_read(ex, bare):
-    text = "If the dealer exposes one of his own cards, the deal stands good."
+    text = "If the dealer exposes a card of his own, the deal stands good."
     assert "dealer_exposes_card" in read_provision(law(EC_EN, 1, text), ex).event_ids
     assert "dealer_exposes_card" not in read_provision(law(EC_EN, 1, text), bare).event_ids
 

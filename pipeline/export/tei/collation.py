@@ -7,8 +7,9 @@ Public API::
 
 The TEI is parallel segmentation (Guidelines, chapter 12): one ``div`` per aligned pair whose
 ``@corresp`` points to the two laws, holding an ``ab`` in which agreed text is plain and each variant is
-``app`` with one ``rdg`` per witness (``@wit`` pointing into the header's ``listWit``; an empty ``rdg`` is
-an omission).  The Versioning Machine and EVT read this form.
+``app`` with the base witness's reading in ``lem`` (the pair's first witness, in corpus order) and the other's in
+``rdg`` (``@wit`` pointing into the header's ``listWit``; an empty one is an omission), so tools that print the
+lemma (TEI Publisher's default rules) keep the base text whole.  The Versioning Machine and EVT read this form.
 """
 
 from __future__ import annotations
@@ -49,8 +50,8 @@ def collation_tei(
         ed,
         "p",
         text="One div per pair of aligned laws of one language (@corresp: the two laws). Text both "
-        "witnesses share is plain; each variant is an app with one rdg per witness (an empty rdg: "
-        "the witness has no token there). Tokens are words and punctuation marks; the alignment is "
+        "witnesses share is plain; each variant is an app with the first witness's reading as lem (the "
+        "base text) and the other's as rdg (an empty one: the witness has no token there). Tokens are words and punctuation marks; the alignment is "
         "a longest common subsequence of the two token sequences.",
     )
     if langs:
@@ -86,9 +87,10 @@ def collation_tei(
                 _text(ab, join_tokens(seg.a))
                 continue
             ap = subelement(ab, "app")
-            for wid, toks in ((a.witness_id, seg.a), (b.witness_id, seg.b)):
+            # the pair's first witness is the base text (lem); the other's reading is the variant (rdg)
+            for tag, wid, toks in (("lem", a.witness_id, seg.a), ("rdg", b.witness_id, seg.b)):
                 subelement(
-                    ap, "rdg", {"wit": f"#col.{teidata_word(game)}.{wid}"}, safe_xml_text(join_tokens(toks)) or None
+                    ap, tag, {"wit": f"#col.{teidata_word(game)}.{wid}"}, safe_xml_text(join_tokens(toks)) or None
                 )
     if not len(body):
         subelement(body, "p", text="No two laws of one language are aligned in this game.")

@@ -27,11 +27,10 @@ import pandas as pd
 from . import __version__
 from .corpus import load_witnesses, witness_text
 from .errors import PipelineError
-from .files import real_path, write_atomic
+from .files import file_sha256, real_path, write_atomic
 from .publish import (
     Staging,
     _managed_files,
-    _sha256,
     cache_folder,
     outputs_folder,
     read_manifest,
@@ -778,7 +777,7 @@ def _unchanged(out_dir: Path, manifest: dict[str, str]) -> bool:
     """True if ``out_dir`` holds exactly the outputs of ``manifest`` (nothing edited, lost or stale)."""
     for rel, digest in manifest.items():
         p = out_dir / rel
-        if not p.is_file() or _sha256(p) != digest:
+        if not p.is_file() or file_sha256(p) != digest:
             return False
     return all(rel in manifest for rel in _managed_files(out_dir, MANAGED_DIRS))
 

@@ -8,6 +8,7 @@ encoding is never guessed.
 from __future__ import annotations
 
 import codecs
+import hashlib
 import os
 import re
 import tempfile
@@ -51,6 +52,15 @@ _BOMS = (
 
 
 _TEXT_CONTROLS = "\n\r\t\f\x0b\x1c\x1d\x1e\x85"  # control characters of text (line ends, page and field separators)
+
+
+def file_sha256(path: Path) -> str:
+    """The SHA-256 of a file's bytes, read in blocks of 1 MiB (hex)."""
+    h = hashlib.sha256()
+    with path.open("rb") as fh:
+        for block in iter(lambda: fh.read(1 << 20), b""):
+            h.update(block)
+    return h.hexdigest()
 
 
 def decode_text(data: bytes, name: str) -> str:

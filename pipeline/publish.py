@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import ctypes
 import errno
-import hashlib
 import json
 import os
 import re
@@ -33,7 +32,7 @@ from pathlib import Path
 from typing import Sequence
 
 from .errors import PipelineError
-from .files import FolderError, claim_folder, marker_text, real_path
+from .files import FolderError, claim_folder, file_sha256, marker_text, real_path
 
 MARKER = ".cardlaws-outputs"  # the file that makes a folder the pipeline's outputs folder
 PACKAGE_NAME = "cardlaws"  # datapackage.json's name in an outputs folder this pipeline wrote
@@ -47,14 +46,6 @@ OUTPUT_NAMES = frozenset(
 
 class PublishError(PipelineError):
     """The outputs folder cannot be written or replaced (read-only file system, permissions)."""
-
-
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
 
 
 def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
@@ -103,7 +94,7 @@ def check_outputs(out_dir: Path, manifest: dict[str, str]) -> tuple[list[str], l
         p = Path(out_dir) / rel
         if not p.is_file():
             missing.append(rel)
-        elif _sha256(p) != digest:
+        elif file_sha256(p) != digest:
             edited.append(rel)
     return missing, edited
 
@@ -309,7 +300,7 @@ class Staging:
 
     def _commit(self, managed: Sequence[str]) -> tuple[tuple[str, ...], tuple[str, ...], dict[str, str]]:
         shutil.rmtree(self.dir / self.scratch, ignore_errors=True)
-        manifest = {rel: _sha256(self.dir / rel) for rel in sorted(self.files)}
+        manifest = {rel: file_sha256(self.dir / rel) for rel in sorted(self.files)}
         old = self.out if self.out.is_dir() else None
         written, removed = [], []
         for rel, digest in manifest.items():
@@ -319,7 +310,7 @@ class Staging:
                 old
                 and dst.is_file()
                 and dst.stat().st_size == (self.dir / rel).stat().st_size
-                and _sha256(dst) == digest
+                and file_sha256(dst) == digest
             ):
                 written.append(rel)
         if old:

@@ -209,7 +209,6 @@ KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
     ("measure.evaluate_lm", "measure.evaluate_clean", "_clean_outside"),
     ("measure.evaluate_settings", "measure.evaluate_clean", "_clean_outside"),
     ("pipeline.build", "pipeline.publish", "_managed_files"),
-    ("pipeline.build", "pipeline.publish", "_sha256"),
     ("pipeline.clean", "pipeline.clean.phrases", "_phrase_ngrams"),
     ("pipeline.clean.realwords", "pipeline.clean.words", "_hyphen_fragment"),
     ("pipeline.clean.words", "pipeline.clean.elision", "_damaged_elision"),

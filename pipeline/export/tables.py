@@ -14,7 +14,6 @@ table with primary and foreign keys, the file's size and sha256), the same decla
 
 from __future__ import annotations
 
-import hashlib
 import io
 import json
 from dataclasses import dataclass
@@ -22,6 +21,8 @@ from pathlib import Path
 from typing import Iterable
 
 import pandas as pd
+
+from ..files import file_sha256
 
 PANDAS_DTYPES = {"string": "string", "integer": "Int64", "number": "Float64", "boolean": "boolean"}
 
@@ -290,14 +291,6 @@ class PackageInfo:
     homepage: str = ""
 
 
-def _sha256(path: Path) -> str:
-    h = hashlib.sha256()
-    with path.open("rb") as fh:
-        for block in iter(lambda: fh.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()
-
-
 def _field(c: Column) -> dict:
     f: dict = {"name": c.name, "type": c.type}
     if c.description:
@@ -345,7 +338,7 @@ def datapackage(
                 "mediatype": "text/csv",
                 "encoding": "utf-8",
                 "bytes": p.stat().st_size,
-                "hash": f"sha256:{_sha256(p)}",
+                "hash": f"sha256:{file_sha256(p)}",
                 "dialect": {"delimiter": ",", "quoteChar": '"', "doubleQuote": True, "header": True},
                 "schema": table_schema(t),
             }

@@ -51,7 +51,9 @@ def tfidf_links(laws: Sequence[Law], wa: str, wb: str, floor: float = TFIDF_FLOO
     best_b = [max(range(len(lb)), key=lambda j: row[j]) for row in sim]
     best_a = [max(range(len(la)), key=lambda i: sim[i][j]) for j in range(len(lb))]
     return tuple(
-        Link(game=la[i].game, a=la[i].id, b=lb[j].id, score=round(sim[i][j], 4), kind="baseline", evidence="tf-idf")
+        Link(
+            game=la[i].game, a=la[i].id, b=lb[j].id, score=float(f"{sim[i][j]:.4f}"), kind="baseline", evidence="tf-idf"
+        )
         for i, j in enumerate(best_b)
         if best_a[j] == i and sim[i][j] >= floor
     )

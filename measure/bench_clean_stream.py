@@ -60,9 +60,9 @@ def run_one(path: Path, limit: int) -> dict:
     return {
         "bytes": path.stat().st_size,
         "exit": proc.returncode,
-        "wall_s": round(wall, 1),
-        "cpu_s": round(cpu, 1),
-        "peak_rss_gb": round(after.ru_maxrss / 1024**2, 2),  # the largest child so far (kB on Linux)
+        "wall_s": float(f"{wall:.1f}"),
+        "cpu_s": float(f"{cpu:.1f}"),
+        "peak_rss_gb": float(f"{after.ru_maxrss / 1024**2:.2f}"),  # the largest child so far (kB on Linux)
         "stderr": proc.stderr.decode("utf-8", "replace").strip().splitlines()[-1:] if proc.returncode else [],
     }
 
@@ -90,9 +90,9 @@ def main(argv: list[str] | None = None) -> int:
         "input": where,
         "limit_gb": args.limit_gb,
         "cores": os.cpu_count(),
-        "load_average_at_end": round(os.getloadavg()[0], 1),
+        "load_average_at_end": float(f"{os.getloadavg()[0]:.1f}"),
         "runs": runs,
-        "cpu_s_per_mb": [round(x, 1) for x in per_mb],
+        "cpu_s_per_mb": [float(f"{x:.1f}") for x in per_mb],
     }
     write_json_atomic(OUT, result)
     print(f"wrote {OUT.relative_to(ROOT)}")

@@ -39,6 +39,8 @@ from .publish import (
 )
 from .model import Law, Link, Witness, WitnessResult, WitnessText, offset_maps
 from .export.tables import ALIGNMENTS, CORRECTIONS, FLAGS, LAWS, PAGES, UNALIGNED, WITNESSES, Table, arrow_schema, typed
+from .export.tables import arrow_table, json_ready
+from .export.tei.config import EditionInfo
 
 if TYPE_CHECKING:
     from distributed import Client, LocalCluster
@@ -180,7 +182,7 @@ def witness_tables(result: WitnessResult) -> tuple[dict[str, bytes], pd.DataFram
     laws = laws_frame([result])
     tables = {
         "laws.csv": _csv_rows(laws),
-        "laws.json": _json_items(laws),
+        "laws.json": _json_items(json_ready(laws, LAWS)),
         "corrections.csv": _csv_rows(corrections_frame([result])),
         "flags.csv": _csv_rows(flags_frame([result])),
         "pages.csv": _csv_rows(pages_frame([result])),
@@ -805,8 +807,6 @@ class _Tables:
         self.parquet = pq.ParquetWriter(self.staging.path("laws.parquet"), self.schema, compression="zstd")
 
     def add(self, b: WitnessBuild) -> None:
-        import pyarrow as pa
-
         for name, fh in self.csv.items():
             fh.write(b.tables.get(name, b""))
         item = b.tables.get("laws.json", b"")
@@ -814,7 +814,7 @@ class _Tables:
             self.json.write((b"[\n" if self.json_first else b",\n") + item)
             self.json_first = False
         if b.laws_frame is not None and len(b.laws_frame):
-            self.parquet.write_table(pa.Table.from_pandas(b.laws_frame, schema=self.schema, preserve_index=False))
+            self.parquet.write_table(arrow_table(b.laws_frame, LAWS))
 
     def close(self) -> None:
         import pyarrow as pa
@@ -1063,7 +1063,7 @@ def _build_into(
         laws, [x for s in slims for x in s.suggestions], kept, corpus_dir, rule_resources, [s.witness.id for s in slims]
     ).items():
         staging.write(rel, data)
-    export_data(staging, with_figures=opts.site)
+    export_data(staging, with_figures=opts.site, edition=build_info.edition)
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
@@ -1132,11 +1132,13 @@ def _read_witnesses(
     return texts, failed
 
 
-def export_data(staging: Staging, with_figures: bool) -> None:
-    """From the tables in the staging folder: the SQLite database, the figures (with the site) and,
-    last, the data package that describes the tables (their sizes and hashes)."""
-    from .export.database import build_database
-    from .export.tables import datapackage
+def export_data(staging: Staging, with_figures: bool, edition: EditionInfo | None = None) -> None:
+    """From the tables in the staging folder: the SQLite database and its Datasette metadata, the figures
+    (with the site) and, last, the data package that describes the tables (their sizes and hashes)."""
+    from .export.database import build_database, datasette_metadata
+    from .export.tables import datapackage, package_info
+
+    info = package_info(edition or EditionInfo())
 
     try:
         build_database(staging.dir, staging.path("cardlaws.sqlite"))
@@ -1150,7 +1152,8 @@ def export_data(staging: Staging, with_figures: bool) -> None:
 
         for rel, data in render_figures(staging.dir).items():
             staging.write(rel, data)
-    staging.write("datapackage.json", datapackage(staging.dir, __version__))
+    staging.write("metadata.json", datasette_metadata(staging.dir, info))
+    staging.write("datapackage.json", datapackage(staging.dir, __version__, info=info))
 
 
 def align_parts(

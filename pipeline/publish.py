@@ -39,7 +39,7 @@ PACKAGE_NAME = "cardlaws"  # datapackage.json's name in an outputs folder this p
 # the entries of an outputs folder a build wrote before the marker was kept (``is_old_outputs``)
 OUTPUT_NAMES = frozenset(
     """alignments.csv bench cardlaws.sqlite corrections.csv datapackage.json eval figures flags.csv laws.csv
-    laws.json laws.parquet pages.csv rules.csv rules.json rules_report.txt site tei text unaligned.csv
+    laws.json laws.parquet metadata.json pages.csv rules.csv rules.json rules_report.txt site tei text unaligned.csv
     witnesses.csv""".split()
 )
 

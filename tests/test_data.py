@@ -4,6 +4,7 @@ as deterministic SVG, licences and a valid CITATION.cff."""
 
 from __future__ import annotations
 
+import html
 import json
 import os
 import re
@@ -27,7 +28,18 @@ import pytest
 from pipeline import __version__
 from pipeline.export.database import build_database
 from pipeline.export.figures import render_figures
-from pipeline.export.tables import LAWS, PANDAS_DTYPES, TABLES, csv_bytes, datapackage, read_parquet, read_table
+from pipeline.export.tables import (
+    LAWS,
+    PANDAS_DTYPES,
+    TABLES,
+    csv_bytes,
+    datapackage,
+    json_ready,
+    list_items,
+    read_parquet,
+    read_table,
+)
+from pipeline.export.tei.config import load_edition
 
 from conftest import ROOT
 from test_docs import documented_columns
@@ -54,7 +66,7 @@ def test_every_table_reads_back_with_its_types(out):
         # written again from what was read, the file is the same bytes: nothing was lost or retyped
         assert csv_bytes(df) == path.read_bytes(), f"{table.path} does not read back as written"
         for c in table.columns:
-            if c.type == "string":
+            if c.type in ("string", "list"):
                 assert not (df[c.name] == "").any(), f"{table.path}.{c.name}: an empty string beside nulls"
             if c.required:
                 assert df[c.name].notna().all(), f"{table.path}.{c.name} is declared required but has nulls"
@@ -86,14 +98,21 @@ def test_integers_are_written_as_integers_and_pages_as_printed(out):
 def test_parquet_and_json_hold_the_same_laws_with_proper_nulls(out):
     csv = read_table(out / "laws.csv")
     parquet = pd.read_parquet(out / "laws.parquet")  # plain pandas: the nullable dtypes come back
-    pd.testing.assert_frame_equal(parquet, csv)
+    scalars = [c.name for c in LAWS.columns if c.type != "list"]
+    pd.testing.assert_frame_equal(parquet[scalars], csv[scalars])
+    # a list column is a list in Parquet and JSON: the pages a law spans, each as printed
+    assert [None if v is None else list(v) for v in parquet["pages"]] == [
+        list_items(v, LAWS.columns[LAWS.column_names.index("pages")]) for v in csv["pages"]
+    ]
+    assert any(v is not None and len(v) == 2 for v in parquet["pages"])
     pd.testing.assert_frame_equal(read_parquet(out / "laws.parquet", LAWS), csv)
     for c in LAWS.columns:
         if c.type == "string":
             assert not (parquet[c.name] == "").any(), f"laws.parquet mixes '' and null in {c.name}"
     records = json.loads((out / "laws.json").read_text(encoding="utf-8"))
-    expected = json.loads(csv.to_json(orient="records", force_ascii=False))
+    expected = json.loads(json_ready(csv, LAWS).to_json(orient="records", force_ascii=False))
     assert records == expected
+    assert all(r["pages"] is None or isinstance(r["pages"], list) for r in records)
     assert any(r["printed"] is None for r in records) and all(r["printed"] != "" for r in records)
     assert all(isinstance(r["number"], int) for r in records if r["number"] is not None)
 
@@ -122,6 +141,19 @@ def test_the_data_package_validates_with_frictionless(out):
     rows = laws.read_rows()
     assert isinstance(rows[0]["number"], int) and isinstance(rows[0]["complete"], bool)
     assert package.licenses[0]["name"] == "CC0-1.0" and package.version == __version__
+    # every field is described; list columns are lists, read back as lists of their items
+    fields = [f for r in package.resources for f in r.schema.fields]
+    assert [f"{f.name}" for f in fields if not f.description] == []
+    lists = {(r.name, f.name) for r in package.resources for f in r.schema.fields if f.type == "list"}
+    assert {("laws", "pages"), ("corrections", "candidates"), ("rules", "citations")} <= lists
+    spans = [row["pages"] for row in rows if row["pages"] and len(row["pages"]) > 1]
+    assert spans and all(isinstance(p, str) for p in spans[0])
+    # who made it and from what
+    edition = load_edition(ROOT / "corpus")
+    assert {c["title"] for c in package.contributors} >= {e.name for e in edition.editors}
+    witnesses = read_table(out / "witnesses.csv")
+    assert len(package.sources) == witnesses["source"].fillna(witnesses["id"]).nunique()
+    assert all(any(w in s["title"] for s in package.sources) for w in witnesses["id"])
 
 
 def test_the_data_package_catches_a_law_of_an_unknown_witness(out, tmp_path):
@@ -174,6 +206,54 @@ def test_the_database_is_built_byte_for_byte_and_holds_the_tables(out, tmp_path)
         assert hits, "full-text search does not fold the accents of 'écarté'"
     finally:
         db.close()
+
+
+def test_datasette_opens_the_database_with_its_metadata_and_facets_on_a_list(out):
+    """In process, as ``datasette outputs/`` serves it: the metadata's licence and descriptions on the pages, a
+    facet over the items of a list column (the pages a law spans), the canned queries answering."""
+    import asyncio
+
+    from datasette.app import Datasette
+
+    meta = json.loads((out / "metadata.json").read_text(encoding="utf-8"))
+    tables = meta["databases"]["cardlaws"]["tables"]
+    db = sqlite3.connect(out / "cardlaws.sqlite")
+    try:
+        names = {n for (n,) in db.execute("select name from sqlite_master where type = 'table'")}
+        columns = {n: [r[1] for r in db.execute(f"pragma table_info([{n}])")] for n in names}
+    finally:
+        db.close()
+    for name in names - {n for n in names if n.startswith("laws_fts")}:
+        assert tables[name]["description"], f"metadata.json does not describe the table {name}"
+        assert set(tables[name]["columns"]) == set(columns[name]), f"metadata.json: columns of {name}"
+        assert all(tables[name]["columns"].values()), f"metadata.json: a column of {name} has no description"
+    assert meta["license"] == "CC0-1.0" and meta["license_url"].startswith("https://")
+    laws = read_table(out / "laws.csv")
+    on_page: dict[str, int] = {}
+    for cell in laws["pages"].dropna():
+        for p in cell.split(";"):
+            on_page[p] = on_page.get(p, 0) + 1
+
+    async def visit():
+        ds = Datasette([str(out / "cardlaws.sqlite")], metadata=meta)
+        page = await ds.client.get("/cardlaws/laws")
+        facets = (await ds.client.get("/cardlaws/laws.json?_facet_array=pages&_size=0")).json()["facet_results"]
+        default = (await ds.client.get("/cardlaws/rules.json?_size=0")).json()["facet_results"]
+        query = await ds.client.get("/cardlaws/laws_on_a_page.json?_shape=array&witness=en-004&page=171")
+        return page, facets, default, query
+
+    page, facets, default, query = asyncio.run(visit())
+    assert page.status_code == 200
+    text = html.unescape(page.text)
+    assert (
+        meta["license"] in text and tables["laws"]["description"] in text and tables["laws"]["columns"]["pages"] in text
+    )
+    counts = {r["value"]: r["count"] for r in facets["pages"]["results"]}
+    assert counts and all(counts[p] == on_page[p] for p in counts)
+    assert {"sources", "penalties"} <= set(default)  # list columns faceted by their items by default
+    assert query.status_code == 200
+    expected = laws[(laws["witness"] == "en-004") & laws["pages"].fillna("").str.split(";").map(lambda p: "171" in p)]
+    assert sorted(r["law_id"] for r in query.json()) == sorted(expected["law_id"])
 
 
 def _fold(text: str) -> str:
@@ -281,17 +361,24 @@ def test_another_process_writes_the_same_database_figures_and_package(out, tmp_p
         "from pipeline import __version__\n"
         "from pipeline.export.database import build_database\n"
         "from pipeline.export.figures import render_figures\n"
-        "from pipeline.export.tables import datapackage\n"
+        "from pipeline.export.database import datasette_metadata\n"
+        "from pipeline.export.tables import datapackage, package_info\n"
+        "from pipeline.export.tei.config import load_edition\n"
         "d = Path(sys.argv[1]); build_database(d, d / 'cardlaws.sqlite')\n"
         "for rel, data in render_figures(d).items():\n"
         "    (d / rel).parent.mkdir(exist_ok=True); (d / rel).write_bytes(data)\n"
-        "(d / 'datapackage.json').write_bytes(datapackage(d, __version__))\n"
+        "info = package_info(load_edition(sys.argv[2]))\n"
+        "(d / 'datapackage.json').write_bytes(datapackage(d, __version__, info=info))\n"
+        "(d / 'metadata.json').write_bytes(datasette_metadata(d, info))\n"
     )
     env = {**os.environ, "PYTHONHASHSEED": "12345"}
-    subprocess.run([sys.executable, "-c", script, str(copy)], check=True, env=env, cwd=ROOT, timeout=300)
+    subprocess.run(
+        [sys.executable, "-c", script, str(copy), str(ROOT / "corpus")], check=True, env=env, cwd=ROOT, timeout=300
+    )
     for rel in [
         "cardlaws.sqlite",
         "datapackage.json",
+        "metadata.json",
         *(p.relative_to(out).as_posix() for p in (out / "figures").glob("*.svg")),
     ]:
         assert (copy / rel).read_bytes() == (out / rel).read_bytes(), f"{rel} differs when written by another process"

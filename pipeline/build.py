@@ -14,6 +14,7 @@ import io
 import json
 import os
 import pickle
+import shutil
 import sqlite3
 import sys
 import time
@@ -1067,18 +1068,19 @@ def _build_into(
     t4 = time.perf_counter()
     if opts.site:
         _log(opts, "[5/5] reading edition (site)")
-        from .export.site.render import render_site
+        from .export.site.render import render_site, site_copies
 
         rules = json.loads((staging.dir / "rules.json").read_bytes())
         from .export.site.search import load_glossary
 
         data_files = sorted(
             str(p.relative_to(staging.dir))
-            for pat in ("figures/*.svg", "datapackage.json", "*.sqlite")
+            for pat in ("figures/*.svg", "datapackage.json", "*.sqlite", "metadata.json")
             for p in staging.dir.glob(pat)
         )  # the figures, data package and database, when this build has them
+        site_results = [s.result for s in slims if s.result is not None]
         for rel, data in render_site(
-            [s.result for s in slims if s.result is not None],
+            site_results,
             kept,
             rules,
             glossary=load_glossary(corpus_dir / "glossary.csv"),
@@ -1086,6 +1088,9 @@ def _build_into(
             data_files=data_files,
         ).items():
             staging.write(f"site/{rel}", data)
+        for src, dest in site_copies(site_results, data_files):  # what the pages link to, inside site/
+            if (staging.dir / src).is_file():
+                shutil.copyfile(staging.dir / src, staging.path(f"site/{dest}"))
     t5 = time.perf_counter()
     written, removed, manifest = staging.commit(MANAGED_DIRS)
     report = BuildReport(

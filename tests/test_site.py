@@ -169,9 +169,10 @@ def test_site_files_are_local_and_deterministic(site):
                     target = (Path(path).parent / ref.split("#")[0]).as_posix()
                     target = str(Path(target)).replace("\\", "/")
                     norm = re.sub(r"[^/]+/\.\./", "", target)
-                    if norm.startswith("../"):  # a download: an output of the edition beside site/
+                    assert not norm.startswith("../"), f"{path} links outside the site: {ref}"
+                    if norm.startswith("data/"):  # a download: an output of the edition, copied into site/data/
                         assert re.fullmatch(
-                            r"\.\./(tei/[\w.-]+\.xml|text/[\w.-]+\.txt|[\w.-]+\.(csv|json|sqlite)"
+                            r"data/(tei/[\w.-]+\.xml|text/[\w.-]+\.txt|[\w.-]+\.(csv|json|sqlite)"
                             r"|figures/[\w.-]+\.svg)",
                             norm,
                         ), f"{path} links to {ref}"

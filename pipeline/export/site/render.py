@@ -12,8 +12,19 @@ import jinja2
 
 from ...model import Law, Link, WitnessResult
 from ..tei.config import EditionInfo
-from .rows import SiteConfig, rules_by_law, witness_href
-from .views import data_what, diplomatic_view, download_links, game_display, lang_display, reading_view, synoptic_view
+from ..tables import TABLES
+from .rows import SiteConfig, data_href, rules_by_law, witness_href
+from .views import (
+    data_what,
+    diplomatic_view,
+    download_links,
+    game_display,
+    lang_display,
+    reading_view,
+    synoptic_view,
+    table_links,
+    witness_files,
+)
 
 ASSETS_DIR = Path(__file__).resolve().parent / "assets"
 ASSET_FILES = ("site.css", "site.js")
@@ -74,7 +85,7 @@ def _index_html(
                 "laws": len(r.segmented.laws),
                 "corrections": len(r.cleaned.corrections),
                 "flags": len(r.cleaned.flags),
-                "downloads": download_links(w.id, "../"),
+                "downloads": download_links(w.id, "", config),
             }
         )
     sections = []
@@ -83,10 +94,10 @@ def _index_html(
         sections.append(
             synoptic_view(g, rs, links, {k: v for k, v in law_by_id.items() if v.game == g}, config, glossary)
         )
-    data = [{"href": "../" + f, "name": f, "what": data_what(f)} for f in data_files]
+    data = [{"href": data_href(f, "", config), "name": f, "what": data_what(f)} for f in data_files]
     data += [
         {
-            "href": f"../tei/collation-{g}.xml",
+            "href": data_href(f"tei/collation-{g}.xml", "", config),
             "name": f"tei/collation-{g}.xml",
             "what": f"word-level collation of the aligned laws of {game_display(g, config)} (TEI)",
         }
@@ -102,7 +113,7 @@ def _index_html(
         games=[{"id": g, "title": game_display(g, config)} for g in games],
         sections=sections,
         data=data,
-        tables=[{"href": "../" + t, "name": t} for t in config.tables],
+        tables=table_links("", config),
         edition=edition,
     )
 
@@ -144,18 +155,32 @@ def _witness_html(
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     }
-    view["downloads"] = download_links(w.id, "../../")
-    view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
+    view["downloads"] = download_links(w.id, "../", config)
+    view["tables"] = table_links("../", config)
     return _render(
         "witness.html",
         title=f"{w.id}: {w.title}",
         site_title=config.title,
         prefix="../",
         page_class="witness",
+        edition=edition,
         w=view,
         reading=reading_view(r, links, law_by_id, rules_of, config, edition),
         diplomatic=diplomatic_view(r, config),
     )
+
+
+def site_copies(
+    results: Sequence[WitnessResult], data_files: Sequence[str] = (), config: SiteConfig = SiteConfig()
+) -> list[tuple[str, str]]:
+    """The outputs the pages link to, as (path under outputs/, path under site/): the build copies each into the
+    site's data folder, so site/ is published on its own. With the data package come all the tables it names."""
+    games = dict.fromkeys(r.witness.game for r in results)
+    rels = [*config.tables, *data_files, *(f"tei/collation-{g}.xml" for g in games)]
+    rels += [rel for r in results for rel in witness_files(r.witness.id)]
+    if "datapackage.json" in data_files:
+        rels += [t.path for t in TABLES.values()]
+    return [(rel, config.data_dir + rel) for rel in dict.fromkeys(rels)]
 
 
 def render_site(
@@ -171,8 +196,9 @@ def render_site(
     """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
 
     ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
-    ``edition`` names the edition in the "cite this law" boxes; ``data_files`` (paths relative to
-    outputs/, e.g. ``figures/x.svg``, ``datapackage.json``) are linked from the index's data section."""
+    ``edition`` names the edition in the "cite this law" boxes and every page's footer; ``data_files`` (paths
+    relative to outputs/, e.g. ``figures/x.svg``, ``datapackage.json``) are linked from the index's data section.
+    The pages link to outputs by their copies in the site's data folder (``site_copies``: the build copies them)."""
     law_by_id = {law.id: law for r in results for law in r.segmented.laws}
     links = sorted(links, key=lambda k: (k.game, k.a, k.b))
     rules_of = rules_by_law(rules, law_by_id)

@@ -31,12 +31,21 @@ class SiteConfig:
     score_digits: int = 2
     # the tables a reader can download (paths relative to outputs/)
     tables: tuple[str, ...] = ("laws.csv", "witnesses.csv", "corrections.csv", "alignments.csv", "rules.csv")
+    # the folder of site/ that holds copies of the outputs the pages link to (tables, TEI, texts, figures, the
+    # database), in the layout of outputs/, so that site/ is published on its own and links to nothing outside it
+    data_dir: str = "data/"
     title: str = "Laws of Écarté and Whist: a reading edition"
 
 
 def witness_href(witness_id: str, law_id: str | None = None, prefix: str = "") -> str:
     url = f"{prefix}witness/{quote(witness_id)}.html"
     return url + (f"#{quote(law_id, safe='.-_')}" if law_id else "")
+
+
+def data_href(rel: str, prefix: str = "", config: SiteConfig = SiteConfig()) -> str:
+    """The address of an output (``tei/fr-000.xml``, relative to outputs/) as copied into the site, from a page
+    whose way back to the site's folder is ``prefix`` (``""`` for the index, ``"../"`` for a witness page)."""
+    return prefix + config.data_dir + quote(rel)
 
 
 def law_label(law: Law) -> str:

@@ -7,12 +7,11 @@ import bisect
 import re
 from collections import defaultdict
 from typing import Any, Mapping, Sequence
-from urllib.parse import quote
 
 from ...model import Law, Link, Segment, WitnessResult, offset_maps
 from ..collate import collate, collation_pairs, join_tokens, witness_readings
 from ..tei.config import EditionInfo
-from .rows import SiteConfig, law_label, row_anchor, synoptic_rows, witness_href
+from .rows import SiteConfig, data_href, law_label, row_anchor, synoptic_rows, witness_href
 from .search import search_key
 from .units import (
     Unit,
@@ -278,15 +277,28 @@ def data_what(name: str) -> str:
         return "Frictionless data package: the tables with their schemas"
     if name.endswith(".sqlite"):
         return "SQLite database of the tables (opens in Datasette)"
+    if name.endswith("metadata.json"):
+        return "Datasette's metadata for the database: tables and columns described, facets, canned queries"
     return "data"
 
 
-def download_links(witness_id: str, prefix: str) -> list[dict]:
-    """What one can download of a witness (relative to the site's folder given by ``prefix``)."""
+def witness_files(witness_id: str) -> list[str]:
+    """The outputs of one witness a reader can download (relative to outputs/)."""
+    return [f"tei/{witness_id}.xml", f"text/{witness_id}.txt"]
+
+
+def download_links(witness_id: str, prefix: str, config: SiteConfig = SiteConfig()) -> list[dict]:
+    """What one can download of a witness (its copies in the site, from a page whose way back to the site's
+    folder is ``prefix``)."""
     return [
-        {"href": f"{prefix}tei/{quote(witness_id)}.xml", "name": "TEI"},
-        {"href": f"{prefix}text/{quote(witness_id)}.txt", "name": "text"},
+        {"href": data_href(rel, prefix, config), "name": name}
+        for rel, name in zip(witness_files(witness_id), ("TEI", "text"))
     ]
+
+
+def table_links(prefix: str, config: SiteConfig = SiteConfig()) -> list[dict]:
+    """The tables a reader can download (their copies in the site)."""
+    return [{"href": data_href(t, prefix, config), "name": t} for t in config.tables]
 
 
 def _number_end(text: str, law: Law) -> int:
@@ -298,31 +310,59 @@ def _number_end(text: str, law: Law) -> int:
 
 
 def _citation(r: WitnessResult, law: Law, edition: EditionInfo, config: SiteConfig) -> dict:
+    """The "cite this law" box: the law, its witness and source, the edition (editors, title, version, date) and
+    the law's absolute URL: under ``base_url`` of corpus/edition.toml (the site published at ``<base_url>site/``);
+    without one, the page's script writes the address the page was opened from (``absolute`` False)."""
     w = r.witness
     path = witness_href(w.id, law.id)
-    # the URL where the edition is published; without one, the page's path in the edition's folder
     url = edition.base_url + "site/" + path if edition.base_url else "site/" + path
     href = url if edition.base_url else "../" + path
     source = ", ".join(x for x in (w.author, w.title, w.place, w.publisher, str(w.year or "")) if x)
+    editors = ", ".join(e.name for e in edition.editors if not e.ref)
     parts = [
         f"{law_label(law)} [{law.id}]",
         f"witness {w.id}",
         source,
-        f"{edition.title}"
+        (f"In {editors} (eds.), " if editors else "")
+        + f"{edition.title}"
         + (f", version {edition.version}" if edition.version else "")
         + (f" ({edition.date})" if edition.date else ""),
-        url,
     ]
     return {
         "text": ". ".join(x for x in parts if x) + ".",
         "url": url,
         "href": href,
+        "absolute": bool(edition.base_url),
         "law_id": law.id,
         "witness": w.id,
         "source": source,
+        "editors": editors,
         "version": edition.version,
         "date": edition.date,
     }
+
+
+def _law_anchors(laws: Sequence[Law], segments: Sequence[Segment]) -> dict[int, list[str]]:
+    """Laws with no segment of their own (a law whose text is all its clauses: ``37. (a) ... (b) ...``): the
+    index of the segment where each is anchored, its first clause's or, failing that, the one it starts in;
+    so every law of the tables and the synoptic view has an address on its witness's page."""
+    own = {s.law_id for s in segments if s.law_id}
+    first_of: dict[str, int] = {}
+    for i, s in enumerate(segments):
+        if s.law_id:
+            first_of.setdefault(s.law_id, i)
+    parent = {law.id: law.parent for law in laws}
+    out: dict[int, list[str]] = defaultdict(list)
+    for law in laws:
+        if law.id in own or not segments:
+            continue
+        clauses = [first_of[k] for k, p in parent.items() if p == law.id and k in first_of]
+        at = min(clauses) if clauses else None
+        if at is None:
+            starts = [s.start for s in segments]
+            at = max(0, bisect.bisect_right(starts, law.start) - 1)
+        out[at].append(law.id)
+    return out
 
 
 def reading_view(
@@ -346,19 +386,21 @@ def reading_view(
             return unit_view(u, tip, "", "del")
         return unit_view(u, tip, inner, tag="mark")
 
+    anchors = _law_anchors(seg.laws, segments)
     out: list[dict] = []
-    for s in segments:
+    for i, s in enumerate(segments):
         law = laws.get(s.law_id) if s.law_id else None
         start = _number_end(text, law) if law is not None and law.start == s.start else s.start
         pieces = strip_pieces(text_pieces(text, start, s.end, units, points, render))
         if law is None:
-            if pieces:
+            if pieces or anchors.get(i):
                 out.append(
                     {
                         "law": None,
                         "kind": s.kind,
                         "cls": "heading" if s.kind == "heading" else "other",
                         "pieces": pieces,
+                        "anchors": anchors.get(i, []),
                     }
                 )
             continue
@@ -388,9 +430,10 @@ def reading_view(
                     ],
                     "rules": [_rule_view(x, law_by_id, "../") for x in rules_of.get(law.id, [])],
                     "cite": _citation(r, law, edition, config),
-                    "downloads": download_links(r.witness.id, "../../"),
-                    "tables": [{"href": "../../" + t, "name": t} for t in config.tables],
+                    "downloads": download_links(r.witness.id, "../", config),
+                    "tables": table_links("../", config),
                 },
+                "anchors": anchors.get(i, []),
                 "pieces": pieces,
             }
         )

@@ -74,5 +74,32 @@
         document.activeElement.classList.contains("tip")) document.activeElement.blur();
   });
 
-  document.addEventListener("DOMContentLoaded", function () { setupFilters(); setupToggle(); });
+  // ---- "cite this law": without a base_url in corpus/edition.toml, the absolute address the page was opened from
+  function setupCitations() {
+    document.querySelectorAll("a.cite-url[data-absolute='from-page']").forEach(function (a) {
+      a.textContent = a.href;  // the href resolved against the page's own address
+    });
+  }
+
+  // ---- a jump into a synoptic table: the table's top (its witness headers) below the sticky filter bar, and the
+  // law or row right below the headers (the browser alone scrolls the table's own box to the top of the window)
+  function landInTable() {
+    var id = decodeURIComponent(location.hash.slice(1));
+    var target = id && document.getElementById(id);
+    var wrap = target && target.closest(".table-wrap");
+    if (!wrap || getComputedStyle(wrap).overflowY === "visible") return;  // phones: one card per row, no headers
+    var bar = document.querySelector("form.filters");
+    var barHeight = bar && getComputedStyle(bar).position === "sticky" ? bar.getBoundingClientRect().height : 0;
+    var head = wrap.querySelector("thead");
+    var headHeight = head ? head.getBoundingClientRect().height : 0;
+    var gap = 6;
+    wrap.scrollTop += target.getBoundingClientRect().top - wrap.getBoundingClientRect().top - headHeight - gap;
+    window.scrollBy(0, wrap.getBoundingClientRect().top - barHeight - gap);
+  }
+
+  document.addEventListener("DOMContentLoaded", function () {
+    setupFilters(); setupToggle(); setupCitations(); landInTable();
+  });
+  window.addEventListener("load", landInTable);
+  window.addEventListener("hashchange", landInTable);
 })();

@@ -128,7 +128,7 @@ def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, mon
     def fail(*args, **kwargs):
         raise RuntimeError("the rule stage broke")
 
-    import pipeline.build as b
+    import pipeline.build.run as b  # (the module whose steps call it)
 
     monkeypatch.setattr(b, "export_rules", fail)  # after the TEI, texts and tables of fr-900 were produced
     with pytest.raises(RuntimeError):
@@ -153,7 +153,7 @@ def test_a_scan_edited_while_the_build_runs_stops_it_and_changes_no_output(tmp_c
     # the build reads each raw text twice (to key it, then when its job is submitted, so that a
     # library's texts are never all in memory): an edit in between must not mix two versions
     from pipeline.errors import PipelineError
-    import pipeline.build as b
+    import pipeline.build.run as b  # (the module whose steps call it)
 
     out = tmp_path / "out"
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, site=False))

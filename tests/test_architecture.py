@@ -221,7 +221,6 @@ KNOWN_OVERSIZED: set[str] = {
     "pipeline/align.py",
     "pipeline/build.py",
     "pipeline/lm.py",
-    "pipeline/rules.py",
     "pipeline/segment.py",
 }
 

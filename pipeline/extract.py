@@ -44,6 +44,7 @@ class Reading:
     facts: tuple[tuple[str, tuple[str, ...]], ...] = ()
     ruling: Ruling | None = None
     reason: str = ""
+    topic: str = ""  # without an event of the vocabulary: the topic read (an event id of the structured reading)
 
 
 @dataclass(frozen=True)
@@ -72,10 +73,12 @@ def reading(law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mappin
     spec = next((s for s in specs if s is not None), None)
     if spec is None:
         own = topics.get(law.game, {})
-        topic = next((own[e] for e, _, _ in events if e in own), None)
+        topic = next((e for e, _, _ in events if e in own), "")
         read = ", ".join(e for e, _, _ in events)
         return Reading(
-            law.id, reason=topic or (f"reads {read}: no event of the vocabulary" if read else "no event read")
+            law.id,
+            reason=own[topic] if topic else (f"reads {read}: no event of the vocabulary" if read else "no event read"),
+            topic=topic or (events[0][0] if events else ""),
         )
     terms = [t for t, _ in p.outcomes]
     outcomes = [t for t in voc.outcomes if t in terms]
@@ -97,7 +100,8 @@ def reading(law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mappin
     return Reading(law.id, spec.name, tuple(facts), ruling)
 
 
-def _readings(laws: Sequence[Law], voc: Vocabulary, corpus_dir: Path) -> dict[str, Reading]:
+def read_laws(laws: Sequence[Law], voc: Vocabulary, corpus_dir: Path = ROOT / "corpus") -> dict[str, Reading]:
+    """The rule-table reading of each law (by id)."""
     provisions = read_provisions(laws)
     topics = load_topics(corpus_dir)
     return {law.id: reading(law, provisions[law.id], voc, topics) for law in laws}
@@ -110,7 +114,7 @@ def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = RO
         if a.status == CURATED and a.ruling is not None:
             curated.setdefault(a.law_id, []).append(a)
     subject = [law for law in laws if law.id in curated]
-    readings = _readings(subject, resources.vocabulary, corpus_dir)
+    readings = read_laws(subject, resources.vocabulary, corpus_dir)
     out: dict[str, list[int]] = {}
     for law in subject:
         r, anns = readings[law.id], curated[law.id]
@@ -137,7 +141,7 @@ def extract_annotations(
     measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir)
     confidence = {g: q.confidence for g, q in measured.items()}
     out = []
-    readings = _readings(todo, resources.vocabulary, corpus_dir)
+    readings = read_laws(todo, resources.vocabulary, corpus_dir)
     for law in todo:
         r = readings[law.id]
         common = dict(

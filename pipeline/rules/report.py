@@ -4,11 +4,11 @@ ruling, and where witnesses disagree."""
 
 from __future__ import annotations
 
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 
 from ..model import Law
 from .curation import Annotation
-from .table import RuleReport, Row
+from .table import Coverage, RuleReport, Row, Uncited
 from .vocabulary import CURATED
 
 
@@ -36,7 +36,9 @@ def review_report(laws, annotations, suggestions, links, rows, resources, failur
         for law_id, anns in sorted(curated_by_law.items())
         if anns and all(a.ruling is None for a in anns)
     ]
-    uncited, coverage = _uncited(laws, by_law, rows)
+    covered, missing = uncited_laws(laws, annotations, rows)
+    coverage = [c.text() for c in covered]
+    uncited = [f"{u.witness} {u.law_id}: {u.reason}" for u in missing]
     # suggestions against curation
     terms_with_patterns = {(p.lang, p.term) for p in resources.patterns}
     found: dict[str, dict[str, str]] = {}
@@ -89,17 +91,21 @@ def law_key_of(law: Law) -> str:
     return f"{law.witness_id}#{law.number}" if law.number is not None else law.id
 
 
-def _uncited(laws: Sequence[Law], by_law: Mapping[str, list[Annotation]], rows: Sequence[Row]) -> tuple[list, list]:
-    """Per witness: the laws (numbered laws and rules, their clauses counting for them) that no row cites, with
-    the reason the curation or the reading gives; and the share of its laws that rows cite."""
+def uncited_laws(
+    laws: Sequence[Law], annotations: Sequence[Annotation], rows: Sequence[Row]
+) -> tuple[tuple[Coverage, ...], tuple[Uncited, ...]]:
+    """Per witness: how many of its laws (numbered laws and rules, their clauses counting for them) a row cites,
+    and every law no row cites with the reason the curation or the reading gives."""
+    by_law: dict[str, list[Annotation]] = {}
+    for a in annotations:
+        by_law.setdefault(a.law_id, []).append(a)
     cited_ids = {c.law_id for r in rows for c in r.citations}
     cited = {law_key_of(law) for law in laws if law.id in cited_ids}
     uncited, coverage = [], []
     for wit in dict.fromkeys(law.witness_id for law in laws):
         own = [law for law in laws if law.witness_id == wit and law.kind != "clause"]
         missing = [law for law in own if law_key_of(law) not in cited]
-        n = len(own) - len(missing)
-        coverage.append(f"{wit}: {n} of {len(own)} laws cited ({n / len(own):.0%})" if own else f"{wit}: no laws")
+        coverage.append(Coverage(wit, len(own), len(own) - len(missing)))
         for law in missing:
             anns = by_law.get(law.id, []) or [
                 a for k, v in by_law.items() if k.startswith(law.id + ".") for a in v
@@ -110,5 +116,5 @@ def _uncited(laws: Sequence[Law], by_law: Mapping[str, list[Annotation]], rows: 
                 why = f"read as {read.event}: {read.ruling.describe()}; curated rulings on the same facts come first"
             else:
                 why = notes[0] if notes else "not reviewed, and no event of the vocabulary read"
-            uncited.append(f"{wit} {law.id}: {why}")
-    return uncited, coverage
+            uncited.append(Uncited(wit, law.id, why))
+    return tuple(coverage), tuple(uncited)

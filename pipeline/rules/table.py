@@ -88,6 +88,35 @@ class Row:
 
 
 @dataclass(frozen=True)
+class Coverage:
+    """How many of a witness's laws (its clauses counting for their law) a row of the table cites."""
+
+    witness: str
+    laws: int
+    cited: int
+
+    def text(self) -> str:
+        if not self.laws:
+            return f"{self.witness}: no laws"
+        return f"{self.witness}: {self.cited} of {self.laws} laws cited ({self.cited / self.laws:.0%})"
+
+    def to_dict(self) -> dict:
+        return {"witness": self.witness, "laws": self.laws, "cited": self.cited}
+
+
+@dataclass(frozen=True)
+class Uncited:
+    """A law no row cites, and why (a definition, the score, a procedure without force, a reading that failed)."""
+
+    witness: str
+    law_id: str
+    reason: str
+
+    def to_dict(self) -> dict:
+        return {"witness": self.witness, "law_id": self.law_id, "reason": self.reason}
+
+
+@dataclass(frozen=True)
 class RuleReport:
     """What the build should tell a curator. ``check_failures`` are static-check failures (the table is wrong);
     the rest are review items (the table is built from the curation regardless)."""

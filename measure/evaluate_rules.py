@@ -7,7 +7,9 @@ rulings read from the laws no person reviewed (extraction), against reading gold
   one of its clauses.
 - Extraction accuracy, per first-contact code, against ``events.csv`` (the event each law rules on and its main
   outcome, written with the link golds before anything ran): ``event`` the event the rule-table reading settles on
-  (an event of the vocabulary, or the topic it names when it gives no ruling) is one of the gold's; ``outcome`` the
+  (an event of the vocabulary, or the topic it names when it gives no ruling; for a norm, the irregularity it is
+  about where one is read) is one of the gold's, or the procedure a gold topic belongs to (``norms.toml``
+  [topics]: the rule table's events are coarser than the reading's topics); ``outcome`` the
   gold's main outcome is among the terms of the ruling read (laws whose gold states no outcome left out).
 
 The first figures of a code are recorded once in ``tests/fixtures/firstcontact/record_rules.json`` (its first
@@ -30,7 +32,7 @@ from measure.evaluate_align import (
     read_event_gold,
     write_json_atomic,
 )
-from pipeline.extract import extract_annotations, read_laws
+from pipeline.extract import extract_annotations, load_norms, read_laws
 from pipeline.model import Law
 from pipeline.rules import build_rule_table, load_rule_resources
 from pipeline.rules.report import uncited_laws
@@ -60,6 +62,7 @@ def extraction_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str
     """Per witness: the event and outcome accuracy of the rule-table reading against a reading gold."""
     mine = [law for law in laws if law.id in gold]
     readings = read_laws(mine, load_rule_resources(corpus_dir).vocabulary, corpus_dir)
+    aliases = {t: p for _, pairs in load_norms(corpus_dir).topics for t, p in pairs}  # a topic -> its procedure
     out: dict[str, dict] = {}
     for law in mine:
         events, outcome = gold[law.id]
@@ -67,10 +70,10 @@ def extraction_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str
         q = out.setdefault(
             law.witness_id, {"events": 0, "event_right": 0, "outcomes": 0, "outcome_right": 0, "wrong": []}
         )
-        read_event = r.event or r.topic
+        read_event = r.topic or r.event
         if events:
             q["events"] += 1
-            if read_event in events:
+            if read_event in events or read_event in {aliases.get(e) for e in events}:
                 q["event_right"] += 1
             else:
                 q["wrong"].append(f"{law.id}: event {'|'.join(sorted(events))}, read {read_event or '-'}")

@@ -49,6 +49,8 @@ from .table import (
 from .vocabulary import (
     CURATED,
     EXTRACTED,
+    IRREGULARITY,
+    PROCEDURE,
     AnnotationError,
     EventSpec,
     FactSpec,
@@ -64,6 +66,8 @@ __all__ = [
     "CURATED",
     "DEFAULT_CANONICAL",
     "EXTRACTED",
+    "IRREGULARITY",
+    "PROCEDURE",
     "SPACY_BATCH",
     "TABLE_FORMAT",
     "Annotation",

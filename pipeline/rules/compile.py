@@ -120,14 +120,15 @@ def build_rule_table(
 
             def result(i: int, w: str) -> tuple:
                 ruling = per[w][i][0]
-                extracted = [x.confidence or 0.0 for x in per[w][i][1] if x.status != CURATED]
+                extracted = [x.confidence for x in per[w][i][1] if x.status != CURATED]
                 agree = [x for w in wits if i in per[w] and per[w][i][0] == ruling for x in per[w][i][1]]
                 dis = [x.law_id for w in wits if i in per[w] and per[w][i][0] != ruling for x in per[w][i][1]]
                 agree.sort(key=lambda x: (wit_rank.get(x.witness, 99), law_key(x.law_id)))
                 cites = tuple(citation(x.law_id) for x in dict.fromkeys(agree))
                 notes = " / ".join(dict.fromkeys(x.note for x in per[w][i][1] if x.note))
                 status = EXTRACTED if extracted else CURATED
-                return ruling, cites, tuple(sorted(set(dis), key=law_key)), notes, status, min(extracted, default=None)
+                conf = min((c for c in extracted if c is not None), default=None)  # a norm's force: not measured
+                return ruling, cites, tuple(sorted(set(dis), key=law_key)), notes, status, conf
 
             def reviewed(i: int, w: str) -> bool:
                 return any(x.status == CURATED for x in per[w][i][1])

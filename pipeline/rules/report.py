@@ -83,6 +83,8 @@ def review_report(laws, annotations, suggestions, links, rows, resources, failur
         tuple(failures),
         tuple(uncited),
         tuple(coverage),
+        covered,
+        missing,
     )
 
 

@@ -131,6 +131,8 @@ class RuleReport:
     check_failures: tuple[str, ...] = ()
     uncited: tuple[str, ...] = ()  # per witness, every law no row cites, and why
     coverage: tuple[str, ...] = ()  # per witness: how many of its laws a row cites
+    covered: tuple[Coverage, ...] = ()  # the same two, as data (rules.json "coverage" and "uncited")
+    missing: tuple[Uncited, ...] = ()
 
     @property
     def ok(self) -> bool:
@@ -186,6 +188,8 @@ class RuleTable:
             "rulesets": list(self.rulesets),
             "vocabulary": self.vocabulary.to_dict(),
             "rows": [r.to_dict() for r in self.rows],
+            "coverage": [c.to_dict() for c in self.report.covered],
+            "uncited": [u.to_dict() for u in self.report.missing],
         }
 
     @staticmethod

@@ -15,6 +15,7 @@ from pathlib import Path
 from ..errors import PipelineError
 
 CURATED, EXTRACTED = "curated", "extracted"  # a row's status: read by a person, or by the patterns only
+IRREGULARITY, PROCEDURE = "irregularity", "procedure"  # an event's kind (vocabulary.toml [events] or [procedures])
 
 
 class AnnotationError(PipelineError):
@@ -42,6 +43,7 @@ class EventSpec:
     name: str
     facts: tuple[FactSpec, ...] = ()
     description: str = ""
+    kind: str = IRREGULARITY  # or PROCEDURE: a law on it lays down a norm (its force) rather than a remedy
 
     def fact(self, name: str) -> FactSpec | None:
         return next((f for f in self.facts if f.name == name), None)
@@ -56,6 +58,7 @@ class Vocabulary:
     events: tuple[EventSpec, ...]
     descriptions: tuple[tuple[str, str], ...] = ()  # (term, description) of games, parties, outcomes, penalties
     implies: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (term, terms it states in substance)
+    norm: FactSpec | None = None  # the fact of every procedure: the force of the law (its values are outcomes too)
 
     def event(self, game: str, name: str) -> EventSpec | None:
         return next((e for e in self.events if e.game == game and e.name == name), None)
@@ -79,12 +82,23 @@ class Vocabulary:
                 }
                 for g in self.games
             },
+            **(
+                {"procedures": {g: [e.name for e in self.events_of(g) if e.kind == PROCEDURE] for g in self.games}}
+                if any(e.kind == PROCEDURE for e in self.events)
+                else {}
+            ),
         }
 
     @staticmethod
     def from_dict(d: Mapping) -> Vocabulary:
+        procedures = {(g, name) for g, names in d.get("procedures", {}).items() for name in names}
         events = tuple(
-            EventSpec(g, name, tuple(FactSpec(fn, tuple(fs["values"]), fs.get("default")) for fn, fs in facts.items()))
+            EventSpec(
+                g,
+                name,
+                tuple(FactSpec(fn, tuple(fs["values"]), fs.get("default")) for fn, fs in facts.items()),
+                kind=PROCEDURE if (g, name) in procedures else IRREGULARITY,
+            )
             for g, evs in d["events"].items()
             for name, facts in evs.items()
         )
@@ -113,6 +127,19 @@ def load_vocabulary(corpus_dir: Path) -> Vocabulary:
                             f"{path}: {game}.{name}.{f.name}: default {f.default!r} is not one of {'|'.join(f.values)}"
                         )
                 events.append(EventSpec(game, name, facts, spec.get("description", "")))
+        norm = None
+        if "norms" in d:
+            n = d["norms"]
+            norm = FactSpec(n["fact"], tuple(n["values"]), None, n.get("description", ""))
+            if not set(norm.values) <= set(d["outcomes"]):
+                raise AnnotationError(f"{path}: [norms] values {list(norm.values)} must be outcomes")
+        for game, procs in d.get("procedures", {}).items():
+            if game not in d["games"] or norm is None:
+                raise AnnotationError(f"{path}: [procedures.{game}]: unknown game, or no [norms] section")
+            for name, description in procs.items():
+                if any(e.game == game and e.name == name for e in events):
+                    raise AnnotationError(f"{path}: {game}.{name} is both an event and a procedure")
+                events.append(EventSpec(game, name, (norm,), description, PROCEDURE))
         implies = tuple((k, tuple(v)) for k, v in d.get("implies", {}).items())
         terms = set(d["outcomes"]) | set(d["penalties"])
         for k, v in implies:
@@ -126,6 +153,7 @@ def load_vocabulary(corpus_dir: Path) -> Vocabulary:
             tuple(events),
             descriptions,
             implies,
+            norm,
         )
     except KeyError as exc:
         raise AnnotationError(f"{path}: missing section or key {exc}") from None

@@ -77,6 +77,7 @@ class Norms:
     force: tuple[tuple[str, tuple[tuple[str, re.Pattern[str]], ...]], ...] = ()  # (lang, ((value, cue), ...))
     topics: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((topic, procedure), ...))
     headings: tuple[tuple[str, tuple[tuple[re.Pattern[str], str], ...]], ...] = ()  # (game, ((cue, procedure), ...))
+    families: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((irregularity, procedure), ...))
 
 
 def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
@@ -93,7 +94,11 @@ def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
     headings = tuple(
         (game, tuple((re.compile(cue), proc) for cue, proc in m.items())) for game, m in d.get("headings", {}).items()
     )
-    return Norms(force, topics, headings)
+    families = tuple(
+        (game, tuple((e, proc) for proc, events in m.items() for e in events))
+        for game, m in d.get("families", {}).items()
+    )
+    return Norms(force, topics, headings, families)
 
 
 def force_of(text: str, lang: str, norms: Norms) -> str | None:
@@ -108,13 +113,18 @@ def force_of(text: str, lang: str, norms: Norms) -> str | None:
 
 
 def procedure_of(law: Law, read: Sequence[str], voc: Vocabulary, norms: Norms) -> str | None:
-    """The procedure a law is about: the first its reading names (directly or through a topic), else its heading's."""
+    """The procedure a law is about: the first its reading names (directly or through a topic), else the one of the
+    first irregularity it reads (its family), else its heading's."""
     aliases = dict(dict(norms.topics).get(law.game, ()))
     for e in read:
         name = aliases.get(e, e)
         spec = voc.event(law.game, name)
         if spec is not None and spec.kind == PROCEDURE:
             return name
+    families = dict(dict(norms.families).get(law.game, ()))
+    for e in read:
+        if e in families and voc.event(law.game, families[e]) is not None:
+            return families[e]
     heading = law.heading.lower()
     for cue, proc in dict(norms.headings).get(law.game, ()):
         if heading and cue.search(heading) and voc.event(law.game, proc) is not None:

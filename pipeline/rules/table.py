@@ -293,6 +293,7 @@ def laws_from_csv(path: Path) -> tuple[Law, ...]:
             end=num(r["end"]) or 0,
             text=r["text"],
             parent=r["parent"] or None,
+            heading=r.get("heading", ""),
         )
         for r in df.to_dict("records")
     )

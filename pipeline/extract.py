@@ -78,6 +78,7 @@ class Norms:
     topics: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((topic, procedure), ...))
     headings: tuple[tuple[str, tuple[tuple[re.Pattern[str], str], ...]], ...] = ()  # (game, ((cue, procedure), ...))
     families: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((irregularity, procedure), ...))
+    facts: tuple[tuple[str, str], ...] = ()  # (a condition of the reading, the vocabulary's fact of that name)
 
 
 def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
@@ -98,7 +99,7 @@ def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
         (game, tuple((e, proc) for proc, events in m.items() for e in events))
         for game, m in d.get("families", {}).items()
     )
-    return Norms(force, topics, headings, families)
+    return Norms(force, topics, headings, families, tuple(d.get("facts", {}).items()))
 
 
 def force_of(text: str, lang: str, norms: Norms) -> str | None:
@@ -140,7 +141,7 @@ def reading(
     specs = [voc.event(law.game, e) for e, _, _ in events]
     spec = next((s for s in specs if s is not None and s.kind != PROCEDURE), None)
     if spec is not None:
-        remedy = _remedy(law, p, voc, spec)
+        remedy = _remedy(law, p, voc, spec, dict(norms.facts))
         if remedy.ruling is not None:
             return remedy
     read = [e for e, _, _ in events]
@@ -154,7 +155,8 @@ def reading(
     own = topics.get(law.game, {})
     topic = next((e for e in read if e in own), "") or (proc if proc and proc in own else "")
     if topic or proc:
-        why = own.get(topic) or next(e.description for e in voc.events_of(law.game) if e.name == proc)
+        described = next((e.description for e in voc.events_of(law.game) if e.name == proc), "")
+        why = own.get(topic) or described.removeprefix(f"({PROCEDURE}) ").rstrip(".").lower() or str(proc)
         return Reading(law.id, reason=f"{why}; no duty, prohibition or permission stated", topic=topic or proc or "")
     return Reading(
         law.id,
@@ -163,7 +165,7 @@ def reading(
     )
 
 
-def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec) -> Reading:
+def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str]) -> Reading:
     """The ruling an irregularity's law states with its outcome terms, or a reading with none."""
     terms = [t for t, _ in p.outcomes]
     outcomes = [t for t in voc.outcomes if t in terms]
@@ -178,8 +180,9 @@ def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec) -> Reading
     else:
         return Reading(law.id, spec.name)
     facts = []
+    stated = {(names.get(c[0], c[0]), c[1]) for c in p.conditions}
     for f in spec.facts:
-        vals = tuple(v for v in f.values if (f.name, v) in {(c[0], c[1]) for c in p.conditions})
+        vals = tuple(v for v in f.values if (f.name, v) in stated)
         if vals:
             facts.append((f.name, vals))
     return Reading(law.id, spec.name, tuple(facts), ruling)

@@ -162,3 +162,22 @@ def test_the_force_of_a_wording_is_its_first_cue_the_longest_at_one_place():
     assert force_of("Le donneur ne peut pas regarder la carte.", "fr", norms) == "forbidden"
     assert force_of("Chaque joueur doit couper.", "fr", norms) == "required"
     assert force_of("The ace is the lowest card.", "en", norms) is None
+
+
+def test_a_remedy_reads_its_facts_through_the_readings_condition_names_and_other_wordings_of_its_outcome():
+    code = (
+        law("en-991", 1, "If the dealer has too many cards, his adversary may draw the superfluous cards."),
+        law(
+            "en-991",
+            2,
+            "If the dealer gives himself too few cards, the adversary may permit the number wanting to be taken from the talon.",
+        ),
+    )
+    res = resources()
+    by_law = {a.law_id: a for a in extract_annotations(code, res, CORPUS, reference_laws())}
+    first, second = by_law["ecarte.en-991.law-1"], by_law["ecarte.en-991.law-2"]
+    assert (first.event, first.ruling) == ("wrong_card_count", Ruling("draw_surplus"))
+    assert ("error", ("too_many",)) in first.facts  # the reading's "count" is the vocabulary's "error"
+    assert second.ruling == Ruling("complete_from_stock") and ("error", ("too_few",)) in second.facts
+    t = build_rule_table(code, res.annotations + tuple(by_law.values()), resources=res)
+    assert next(c for c in t.report.covered if c.witness == "en-991").cited == 2  # two cases, two rows: both cited

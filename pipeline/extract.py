@@ -9,6 +9,12 @@ outcome, becomes an extracted ``no_ruling`` entry whose note says why (the topic
 ``corpus/annotations/topics.toml``: a definition, the score, a procedure, etiquette ...). A law that rules
 through its clauses is represented by them.
 
+A law that rules on no irregularity (no event of the vocabulary with an outcome) but lays down how the game is
+conducted is read as a norm: its event is the procedure (``[procedures]`` of the vocabulary) its reading names,
+the procedure of the irregularity it reads, or its section heading's (``corpus/annotations/norms.toml``), with the
+fact ``force`` and the ruling ``required``, ``forbidden`` or ``permitted`` that the first cue of its wording states.
+A norm's force is not measured against curation: its confidence is None.
+
 The confidence of an extracted entry is measured, not assumed: the share of the curated laws of the same game
 (those with a ruling) on which the same reading gives a curated (event, ruling) pair, among those on which it
 gives a ruling at all (its precision; the patterns were written on those laws, so it is an in-sample figure).

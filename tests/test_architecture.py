@@ -219,7 +219,6 @@ KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
 KNOWN_OVERSIZED: set[str] = {
     "pipeline/align.py",
     "pipeline/lm.py",
-    "pipeline/rules.py",
     "pipeline/segment.py",
 }
 

@@ -435,7 +435,7 @@ def reading_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str], 
     """Per witness: the share of its laws whose reading has a right event (``event``: a gold event among the events
     read; the laws with no gold event left out) and its main outcome (``outcome``: among the outcomes read; the laws
     with none left out), with the laws read wrong."""
-    from pipeline.provisions import read_provisions
+    from pipeline.align.provisions import read_provisions
 
     mine = [l for l in laws if l.id in gold]
     readings = read_provisions(mine)

@@ -1,4 +1,4 @@
-"""Tests of the law-alignment stage (pipeline/align.py) and its evaluation (measure/evaluate_align.py)."""
+"""Tests of the law-alignment stage (pipeline/align/) and its evaluation (measure/evaluate_align.py)."""
 
 from __future__ import annotations
 
@@ -449,7 +449,7 @@ def test_english_articles_do_not_split_concepts(resources):
 def test_a_law_whose_counterpart_is_taken_joins_it_as_n_to_1():
     """Law 0 of A matches law 0 of B best (0.6); law 1 of A has B's law 0 as its only real match (0.45): an
     orphan joins at orphan_ratio (0.75 >= 0.7), not at ratio (0.8); law 2 (0.25, far below) stays unlinked."""
-    from pipeline.align import _decide
+    from pipeline.align.decide import _decide
 
     S = [[0.60, 0.10], [0.45, 0.05], [0.25, 0.02]]
     assert _decide(S, AlignConfig()) == [(0, 0), (1, 0)]
@@ -479,7 +479,7 @@ def test_a_weak_link_that_is_not_a_mutual_best_needs_the_floor():
     """Whist fr-001 rule 2 (row 0) has law 37(f) (col 0) as its only candidate (0.18), but 37(f) matches rule 9 (row 1)
     better (0.23), whose best is law 38 (0.30).  Only a mutual best may be as weak as min_score (0.15): rule 2 ~ 37(f)
     is below floor (0.2), so 37(f) is left to rule 9 as an n:1 link at orphan_ratio; a lone weak mutual best stays."""
-    from pipeline.align import _decide
+    from pipeline.align.decide import _decide
 
     S = [[0.18, 0.0], [0.23, 0.30]]
     cfg = AlignConfig(min_score=0.15, floor=0.2)  # the thresholds of this measurement (now 0.2 / 0.25, on the readings)
@@ -540,7 +540,7 @@ def test_vectorised_decision_rule_takes_the_same_links_as_the_pair_by_pair_rule(
     laws (equal rows), near-thresholds values and shapes 1xN, Nx1, N>M."""
     import numpy as np
 
-    from pipeline.align import _decide
+    from pipeline.align.decide import _decide
 
     rng = np.random.default_rng(11)
     cfg = AlignConfig()

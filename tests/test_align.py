@@ -812,6 +812,7 @@ def test_links_in_the_highest_band_are_precise_on_every_gold(dev_results, dev_la
         assert high["fp"] <= 0.05 * (high["tp"] + high["fp"]), (r["gold"], r["bands"])
     bands = band_precision(results)
     assert bands["high"]["precision"] >= 0.95 and bands["high"]["precision"] > bands["low"]["precision"], bands
+    assert bands["medium"]["precision"] >= 0.85, bands
 
 
 def test_every_link_carries_evidence_of_the_reading_and_a_band(resources):
@@ -971,3 +972,20 @@ def test_a_reworded_renumbered_code_added_with_pipeline_add_aligns(tmp_path, res
         assert res["f1"] >= 0.8, (gold, res)
         un = score_unaligned(links, "en-950", other, {mapped(x) for x in none})
         assert un["unaligned_right"] >= 0.9 * un["unaligned_gold"], (gold, un)
+
+
+def test_a_secondary_link_on_the_event_alone_is_in_the_lowest_band(resources):
+    """One law linked to several laws of another code on the event they share, with no condition (who, when, which
+    cards) in common: the links beyond the primary one are the least sure, whatever their score."""
+    from pipeline.align.provisions import Comparison
+
+    model = AlignModel([], resources, AlignConfig())
+
+    def cmp(*facts: str) -> Comparison:
+        return Comparison(1.0, ("exposed_card",), (), (), tuple(facts), (), ("play_exposed",), ())
+
+    assert model.band(0.7, cmp(), primary=False) == "low"
+    assert model.band(0.5, cmp("holder=dealer"), primary=False) == "medium"
+    assert model.band(0.5, cmp(), primary=True) == "medium" and model.band(0.7, cmp(), primary=True) == "high"
+    off = AlignModel([], resources, AlignConfig(secondary_needs_condition=False))
+    assert off.band(0.7, cmp(), primary=False) == "medium"

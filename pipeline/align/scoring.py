@@ -166,11 +166,14 @@ class AlignModel:
 
     def band(self, score: float, cmp, primary: bool = True) -> str:
         """The certainty band of a link (AlignConfig.band_high, band_medium): "high" only for a primary (1:1) link
-        on a shared event (or between two readings of one printed text)."""
+        on a shared event (or between two readings of one printed text); a secondary link above "low" only with a
+        condition both readings state (AlignConfig.secondary_needs_condition)."""
         cfg = self.config
         structured = cmp is None or (cmp.event_overlap > 0)
         if cmp is not None and cmp.agree_conflict:  # dealer / non-dealer, before / after the trump, too many / too
             return "low"  # few: conditions that must agree for a confident link
+        if cfg.secondary_needs_condition and not primary and cmp is not None and not cmp.matching_facts:
+            return "low"  # a 1:n / n:1 link on the event alone: which of the laws on that event is meant is unsure
         if score >= cfg.band_high and structured and primary:
             return "high"
         return "medium" if score >= cfg.band_medium else "low"

@@ -626,6 +626,27 @@ def first_contact_section(d: Json | None) -> list[str]:
             f" cosine over the same laws {sum(plain) / len(plain):.2f}.",
             "",
         ]
+    curated = (d or {}).get("reading_curated") or {}
+    if curated:
+        out += [
+            "Reading accuracy of the codes the patterns were written on (in-sample), against the rule table's",
+            "curation (`corpus/annotations/<game>.toml`): a law's reading is right when it names one of the law's",
+            "curated events (outcomes: one of its curated outcomes or options).",
+            "",
+        ]
+        out += table(
+            ["code", "laws with an event", "event accuracy", "laws with an outcome", "outcome accuracy"],
+            (
+                [
+                    code,
+                    str(r["events"]),
+                    num(r.get("event_accuracy")),
+                    str(r["outcomes"]),
+                    num(r.get("outcome_accuracy")),
+                ]
+                for code, r in sorted(curated.items())
+            ),
+        )
     return out
 
 

@@ -84,6 +84,7 @@ eval: install $(GCIDE) ## measure cleaning (CER/WER vs gold, ICDAR 2017, beside 
 	$(BIN)/python -m measure.evaluate_lm
 	$(BIN)/python -m measure.evaluate_settings
 	$(BIN)/python -m measure.evaluate_align
+	$(BIN)/python -m measure.evaluate_rules
 	$(BIN)/python -m measure.results
 
 bench: install ## time cleaning (tokens/s vs symspellpy), the time budgets of bounded work (measure/bench_bounds.py) and whole builds of 10 and 100 witnesses (1,000: BENCH_ARGS="--sizes 1000") and one book of 0.5-4 MB, and `clean -` on 1, 5 and 50 MB under a 4 GB limit

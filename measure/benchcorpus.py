@@ -103,11 +103,12 @@ def layout(
 
 
 def synthetic_witness(
-    source: SourceLaws, model: NoiseModel, seed: int, target_bytes: int, sections: bool = False
+    source: SourceLaws, model: NoiseModel, seed: int, target_bytes: int, sections: bool = False, prose: bool = False
 ) -> str:
     """The source's laws shuffled, numbered, repeated to about ``target_bytes``, laid out and re-noised;
     ``sections``: each round of the laws is a section of its own with a heading, numbered from 1 again,
-    as a book of several codes prints them (without, a book numbers its laws past any real code's)."""
+    as a book of several codes prints them (without, a book numbers its laws past any real code's);
+    ``prose``: no number at all, two to five laws to a paragraph, as a treatise tells the rules."""
     rng = random.Random(seed)
     laws = list(source.laws)
     paras: list[str] = []
@@ -120,9 +121,16 @@ def synthetic_witness(
         if sections:
             n = 0
             paras.append(f"SECTION {rounds}.")
-        for text in laws:
+        units = laws
+        if prose:
+            units, i = [], 0
+            while i < len(laws):
+                k = rng.randint(2, 5)
+                units.append(" ".join(laws[i : i + k]))
+                i += k
+        for text in units:
             n += 1
-            para = f"{n}. {text}"
+            para = text if prose else f"{n}. {text}"
             paras.append(para)
             size += len(para.encode("utf-8")) + 1
             if size >= target_bytes:
@@ -144,16 +152,19 @@ def write_bench_corpus(
     target_bytes: int = 100_000,
     seed: int = 0,
     sections: bool = False,
+    prose: bool = False,
 ) -> Path:
     """Write ``n`` synthetic witnesses under ``dest`` (raw/ and witnesses.toml); return ``dest``
-    (``sections``: see :func:`synthetic_witness`)."""
+    (``sections``, ``prose``: see :func:`synthetic_witness`)."""
     dest = Path(dest)
     entries = []
     for i in range(n):
         src = sources[i % len(sources)]
         wid = f"{src.lang}-b{i:05d}"
         name = f"bench_{i:05d}.txt"
-        write_atomic(dest / "raw" / name, synthetic_witness(src, model, seed * 1_000_003 + i, target_bytes, sections))
+        write_atomic(
+            dest / "raw" / name, synthetic_witness(src, model, seed * 1_000_003 + i, target_bytes, sections, prose)
+        )
         entries.append(
             {
                 "id": wid,

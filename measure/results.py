@@ -51,6 +51,7 @@ class Sources:
     linearity: tuple[tuple[str, Json], ...]
     clean_stream: Json | None = None
     repair: Json | None = None
+    rules: Json | None = None
 
 
 def read_sources(eval_dir: Path, bench_dir: Path) -> Sources:
@@ -69,6 +70,7 @@ def read_sources(eval_dir: Path, bench_dir: Path) -> Sources:
         ),
         clean_stream=load(bench_dir / "clean_stream.json"),
         repair=load(eval_dir / "repair.json"),
+        rules=load(eval_dir / "rules.json"),
     )
 
 
@@ -513,9 +515,10 @@ def bench_build_section(d: Json | None, linearity: Sequence[tuple[str, Json]]) -
             "",
         ]
         out += table(
-            ["size", "laws", "commit", "wall", "× per doubling", "CPU", "CPU × per doubling", "worker peak"],
+            ["book", "size", "laws", "commit", "wall", "× per doubling", "CPU", "CPU × per doubling", "worker peak"],
             (
                 [
+                    b.get("kind", "numbered"),
                     f"{b['ocr_mb']} MB",
                     f"{b['laws']:,}",
                     b.get("commit", ""),
@@ -530,8 +533,8 @@ def bench_build_section(d: Json | None, linearity: Sequence[tuple[str, Json]]) -
         )
         out += [
             f"Largest time ratio per doubling {times(books.get('max_time_ratio'))}, CPU"
-            f" {times(books.get('max_cpu_ratio'))}; worker peak at the largest size"
-            f" {books.get('worker_peak_mib_at_largest', 0):,} MiB; within the bench's bounds:"
+            f" {times(books.get('max_cpu_ratio'))}; worker peak at most"
+            f" {books.get('max_worker_peak_mib', books.get('worker_peak_mib_at_largest')) or 0:,} MiB; within the bench's bounds:"
             f" {'yes' if books.get('within_bounds') else 'no'}.",
             "",
         ]
@@ -623,7 +626,62 @@ def first_contact_section(d: Json | None) -> list[str]:
             f" cosine over the same laws {sum(plain) / len(plain):.2f}.",
             "",
         ]
+    curated = (d or {}).get("reading_curated") or {}
+    if curated:
+        out += [
+            "Reading accuracy of the codes the patterns were written on (in-sample), against the rule table's",
+            "curation (`corpus/annotations/<game>.toml`): a law's reading is right when it names one of the law's",
+            "curated events (outcomes: one of its curated outcomes or options).",
+            "",
+        ]
+        out += table(
+            ["code", "laws with an event", "event accuracy", "laws with an outcome", "outcome accuracy"],
+            (
+                [
+                    code,
+                    str(r["events"]),
+                    num(r.get("event_accuracy")),
+                    str(r["outcomes"]),
+                    num(r.get("outcome_accuracy")),
+                ]
+                for code, r in sorted(curated.items())
+            ),
+        )
     return out
+
+
+def rules_section(d: Json | None) -> list[str]:
+    out = ["## The rule table: laws cited, and the rulings read from unreviewed laws", ""]
+    if not d:
+        return out + missing("outputs/eval/rules.json", "make eval")
+    out += [
+        "*Coverage*: the share of a code's laws (its clauses counting for their law) that a row of the rule table cites,",
+        "the build's witnesses and the first-contact codes compiled together as the build does (curated entries, then",
+        "the readings of every other law, remedies and norms); every uncited law is listed with its reason in",
+        "`rules_report.txt` and as data in `rules.json` (`uncited`). *Extraction accuracy* on the first-contact codes",
+        "(no person reviewed them): the event the rule-table reading settles on is one of the gold's, and the gold's",
+        "main outcome is among the terms of the ruling read; *first contact* is the first run, recorded once",
+        "(`tests/fixtures/firstcontact/record_rules.json`), *now* after the norms were added with those codes in view.",
+        "",
+    ]
+    first = d.get("first_contact") or {}
+    rows = []
+    for wit, c in (d.get("coverage") or {}).items():
+        fc, acc = first.get(wit) or {}, (d.get("extraction") or {}).get(wit) or {}
+        new_code = wit in (d.get("codes") or [])
+        rows.append(
+            [
+                wit + (" (first contact)" if new_code else ""),
+                str(c["laws"]),
+                str(c["cited"]),
+                f"{pct(fc.get('coverage'), 0)} → **{pct(c.get('coverage'), 0)}**"
+                if new_code
+                else f"**{pct(c.get('coverage'), 0)}**",
+                f"{num(fc.get('event_accuracy'))} → {num(acc.get('event_accuracy'))}" if new_code else "",
+                f"{num(fc.get('outcome_accuracy'))} → {num(acc.get('outcome_accuracy'))}" if new_code else "",
+            ]
+        )
+    return out + table(["code", "laws", "cited", "coverage", "event accuracy", "outcome accuracy"], rows)
 
 
 def clean_stream_section(d: Json | None) -> list[str]:
@@ -668,6 +726,7 @@ def render_sources(src: Sources) -> str:
     out += settings_section(src.settings)
     out += alignment_section(src.alignment)
     out += first_contact_section(src.alignment)
+    out += rules_section(src.rules)
     out += repair_section(src.repair)
     out += bench_cleaning_section(src.bench_cleaning)
     out += bench_build_section(src.bench_build, src.linearity)

@@ -9,6 +9,12 @@ outcome, becomes an extracted ``no_ruling`` entry whose note says why (the topic
 ``corpus/annotations/topics.toml``: a definition, the score, a procedure, etiquette ...). A law that rules
 through its clauses is represented by them.
 
+A law that rules on no irregularity (no event of the vocabulary with an outcome) but lays down how the game is
+conducted is read as a norm: its event is the procedure (``[procedures]`` of the vocabulary) its reading names,
+the procedure of the irregularity it reads, or its section heading's (``corpus/annotations/norms.toml``), with the
+fact ``force`` and the ruling ``required``, ``forbidden`` or ``permitted`` that the first cue of its wording states.
+A norm's force is not measured against curation: its confidence is None.
+
 The confidence of an extracted entry is measured, not assumed: the share of the curated laws of the same game
 (those with a ruling) on which the same reading gives a curated (event, ruling) pair, among those on which it
 gives a ruling at all (its precision; the patterns were written on those laws, so it is an in-sample figure).
@@ -21,6 +27,7 @@ Public API::
 
 from __future__ import annotations
 
+import re
 import tomllib
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -28,11 +35,12 @@ from pathlib import Path
 
 from .model import Law
 from .provisions import Provision, read_provisions
-from .rules import CURATED, EXTRACTED, Annotation, RuleResources, Ruling, Vocabulary
+from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
 CHOICE = "choice"  # the outcome term of the patterns that says a party chooses between the outcomes stated
 DEFAULT_CHOOSER = "adversaries"
+NORM_NOTE = "a norm: its force read from the wording"
 
 
 @dataclass(frozen=True)
@@ -44,6 +52,8 @@ class Reading:
     facts: tuple[tuple[str, tuple[str, ...]], ...] = ()
     ruling: Ruling | None = None
     reason: str = ""
+    topic: str = ""  # without an event of the vocabulary: the topic read (an event id of the structured reading)
+    norm: bool = False  # the ruling is the force of a norm on a procedure, not the remedy of an irregularity
 
 
 @dataclass(frozen=True)
@@ -65,18 +75,104 @@ def load_topics(corpus_dir: Path = ROOT / "corpus") -> dict[str, dict[str, str]]
         return tomllib.load(fh)
 
 
-def reading(law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mapping[str, str]]) -> Reading:
+@dataclass(frozen=True)
+class Norms:
+    """The cues of a norm (``corpus/annotations/norms.toml``): the force a wording states, per language; the
+    procedure a topic of the reading or a section heading names, per game."""
+
+    force: tuple[tuple[str, tuple[tuple[str, re.Pattern[str]], ...]], ...] = ()  # (lang, ((value, cue), ...))
+    topics: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((topic, procedure), ...))
+    headings: tuple[tuple[str, tuple[tuple[re.Pattern[str], str], ...]], ...] = ()  # (game, ((cue, procedure), ...))
+    families: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((irregularity, procedure), ...))
+    facts: tuple[tuple[str, str], ...] = ()  # (a condition of the reading, the vocabulary's fact of that name)
+
+
+def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
+    path = Path(corpus_dir) / "annotations" / "norms.toml"
+    if not path.is_file():
+        return Norms()
+    with open(path, "rb") as fh:
+        d = tomllib.load(fh)
+    force = tuple(
+        (lang, tuple((value, re.compile(rf"\b(?:{cue})\b")) for value, cues in values.items() for cue in cues))
+        for lang, values in d.get("force", {}).items()
+    )
+    topics = tuple((game, tuple(m.items())) for game, m in d.get("topics", {}).items())
+    headings = tuple(
+        (game, tuple((re.compile(cue), proc) for cue, proc in m.items())) for game, m in d.get("headings", {}).items()
+    )
+    families = tuple(
+        (game, tuple((e, proc) for proc, events in m.items() for e in events))
+        for game, m in d.get("families", {}).items()
+    )
+    return Norms(force, topics, headings, families, tuple(d.get("facts", {}).items()))
+
+
+def force_of(text: str, lang: str, norms: Norms) -> str | None:
+    """The force the wording of a law states: its first cue (the longest at one position), or None."""
+    low = text.lower()
+    best: tuple[int, int, str] | None = None
+    for value, cue in dict(norms.force).get(lang, ()):
+        m = cue.search(low)
+        if m and (best is None or (m.start(), -(m.end() - m.start())) < (best[0], best[1])):
+            best = (m.start(), -(m.end() - m.start()), value)
+    return best[2] if best else None
+
+
+def procedure_of(law: Law, read: Sequence[str], voc: Vocabulary, norms: Norms) -> str | None:
+    """The procedure a law is about: the first its reading names (directly or through a topic), else the one of the
+    first irregularity it reads (its family), else its heading's."""
+    aliases = dict(dict(norms.topics).get(law.game, ()))
+    for e in read:
+        name = aliases.get(e, e)
+        spec = voc.event(law.game, name)
+        if spec is not None and spec.kind == PROCEDURE:
+            return name
+    families = dict(dict(norms.families).get(law.game, ()))
+    for e in read:
+        if e in families and voc.event(law.game, families[e]) is not None:
+            return families[e]
+    heading = law.heading.lower()
+    for cue, proc in dict(norms.headings).get(law.game, ()):
+        if heading and cue.search(heading) and voc.event(law.game, proc) is not None:
+            return proc
+    return None
+
+
+def reading(
+    law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mapping[str, str]], norms: Norms = Norms()
+) -> Reading:
     """The rule-table reading of one law from its structured reading (see the module docstring)."""
     events = sorted(p.events, key=lambda e: (-e[1], e[0]))
     specs = [voc.event(law.game, e) for e, _, _ in events]
-    spec = next((s for s in specs if s is not None), None)
-    if spec is None:
-        own = topics.get(law.game, {})
-        topic = next((own[e] for e, _, _ in events if e in own), None)
-        read = ", ".join(e for e, _, _ in events)
-        return Reading(
-            law.id, reason=topic or (f"reads {read}: no event of the vocabulary" if read else "no event read")
-        )
+    spec = next((s for s in specs if s is not None and s.kind != PROCEDURE), None)
+    if spec is not None:
+        remedy = _remedy(law, p, voc, spec, dict(norms.facts))
+        if remedy.ruling is not None:
+            return remedy
+    read = [e for e, _, _ in events]
+    proc = procedure_of(law, read, voc, norms)
+    force = force_of(law.text, law.lang, norms) if proc else None
+    if proc is not None and force is not None and voc.norm is not None:
+        topic = spec.name if spec is not None else proc  # the irregularity the norm is about, where one is read
+        return Reading(law.id, proc, ((voc.norm.name, (force,)),), Ruling(force), topic=topic, norm=True)
+    if spec is not None:
+        return Reading(law.id, spec.name, reason=f"reads {spec.name} but no outcome", topic=spec.name)
+    own = topics.get(law.game, {})
+    topic = next((e for e in read if e in own), "") or (proc if proc and proc in own else "")
+    if topic or proc:
+        described = next((e.description for e in voc.events_of(law.game) if e.name == proc), "")
+        why = own.get(topic) or described.removeprefix(f"({PROCEDURE}) ").rstrip(".").lower() or str(proc)
+        return Reading(law.id, reason=f"{why}; no duty, prohibition or permission stated", topic=topic or proc or "")
+    return Reading(
+        law.id,
+        reason=f"reads {', '.join(read)}: no event of the vocabulary" if read else "no event read",
+        topic=read[0] if read else "",
+    )
+
+
+def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str]) -> Reading:
+    """The ruling an irregularity's law states with its outcome terms, or a reading with none."""
     terms = [t for t, _ in p.outcomes]
     outcomes = [t for t in voc.outcomes if t in terms]
     penalties = tuple(t for t in voc.penalties if t in terms)
@@ -88,19 +184,23 @@ def reading(law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mappin
     elif penalties:
         ruling = Ruling(None, (), None, penalties)
     else:
-        return Reading(law.id, spec.name, reason=f"reads {spec.name} but no outcome")
+        return Reading(law.id, spec.name)
     facts = []
+    stated = {(names.get(c[0], c[0]), c[1]) for c in p.conditions}
     for f in spec.facts:
-        vals = tuple(v for v in f.values if (f.name, v) in {(c[0], c[1]) for c in p.conditions})
+        vals = tuple(v for v in f.values if (f.name, v) in stated)
         if vals:
             facts.append((f.name, vals))
     return Reading(law.id, spec.name, tuple(facts), ruling)
 
 
-def _readings(laws: Sequence[Law], voc: Vocabulary, corpus_dir: Path) -> dict[str, Reading]:
+def read_laws(
+    laws: Sequence[Law], voc: Vocabulary, corpus_dir: Path = ROOT / "corpus", with_norms: bool = True
+) -> dict[str, Reading]:
+    """The rule-table reading of each law (by id); without norms, the remedies of irregularities only."""
     provisions = read_provisions(laws)
-    topics = load_topics(corpus_dir)
-    return {law.id: reading(law, provisions[law.id], voc, topics) for law in laws}
+    topics, norms = load_topics(corpus_dir), load_norms(corpus_dir) if with_norms else Norms()
+    return {law.id: reading(law, provisions[law.id], voc, topics, norms) for law in laws}
 
 
 def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = ROOT / "corpus") -> dict[str, Quality]:
@@ -110,7 +210,7 @@ def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = RO
         if a.status == CURATED and a.ruling is not None:
             curated.setdefault(a.law_id, []).append(a)
     subject = [law for law in laws if law.id in curated]
-    readings = _readings(subject, resources.vocabulary, corpus_dir)
+    readings = read_laws(subject, resources.vocabulary, corpus_dir, with_norms=False)  # remedies against remedies
     out: dict[str, list[int]] = {}
     for law in subject:
         r, anns = readings[law.id], curated[law.id]
@@ -137,7 +237,7 @@ def extract_annotations(
     measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir)
     confidence = {g: q.confidence for g, q in measured.items()}
     out = []
-    readings = _readings(todo, resources.vocabulary, corpus_dir)
+    readings = read_laws(todo, resources.vocabulary, corpus_dir)
     for law in todo:
         r = readings[law.id]
         common = dict(
@@ -150,6 +250,8 @@ def extract_annotations(
         )
         if r.ruling is None:
             out.append(Annotation(event=None, note=r.reason, **common))  # type: ignore[arg-type]
+        elif r.norm:  # a norm: its force read from the wording, which no curation measures
+            out.append(Annotation(event=r.event, facts=r.facts, ruling=r.ruling, note=NORM_NOTE, **common))  # type: ignore[arg-type]
         else:
             conf = confidence.get(law.game, 0.0)
             out.append(

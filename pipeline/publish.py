@@ -48,7 +48,7 @@ class PublishError(PipelineError):
     """The outputs folder cannot be written or replaced (read-only file system, permissions)."""
 
 
-def _managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
+def managed_files(out_dir: Path, managed: Sequence[str]) -> list[str]:
     return [
         p.relative_to(out_dir).as_posix()
         for sub in managed

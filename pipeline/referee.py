@@ -119,7 +119,8 @@ class Decision:
             lines.append(f"penalties: {', '.join(r.penalties)}")
         lines.append("laws:      " + "; ".join(_cite_text(c) for c in self.citations))
         if self.status != CURATED:
-            lines.append(f"status:    {self.status} (read by the patterns, not reviewed; confidence {self.confidence})")
+            conf = "not measured" if self.confidence is None else self.confidence
+            lines.append(f"status:    {self.status} (read by the patterns, not reviewed; confidence {conf})")
         if self.dissent:
             lines.append("otherwise: " + "; ".join(self.dissent) + "  (laws of other witnesses that rule otherwise)")
         if self.note:
@@ -274,11 +275,12 @@ def adjudicate(
             )
         )
         note = " / ".join(dict.fromkeys(n for r in found for n in r.note.split(" / ") if n))
-        extracted = [r.confidence or 0.0 for r in found if r.status != CURATED]
+        extracted = [r for r in found if r.status != CURATED]
+        measured = [r.confidence for r in extracted if r.confidence is not None]  # a norm's force is not measured
         status = "extracted" if extracted else CURATED
         dissent = tuple(dict.fromkeys(x for r in found for x in r.dissent))
         return Decision(
-            game, event, asked, source, ruling, cites, ruleset, note, status, min(extracted, default=None), dissent
+            game, event, asked, source, ruling, cites, ruleset, note, status, min(measured, default=None), dissent
         )
     if rulings == {None}:
         given = " ".join(f"{k}={v}" for k, v in query.items()) or "no facts"

@@ -50,25 +50,41 @@ def tmp_corpus(tmp_path: Path) -> Path:
 
 @pytest.fixture(scope="session")
 def fresh_build(tmp_path_factory):
-    """The whole edition rebuilt from corpus/ into a temporary folder (no cache), once per test run: under
-    pytest-xdist the first worker that asks builds it into the run's shared temporary folder while the
-    others wait on a file lock, then every worker reads the same edition."""
+    """The whole edition rebuilt from corpus/ into a temporary folder (from an empty cache), once per test run:
+    under pytest-xdist the first worker that asks builds it into the run's shared temporary folder while the
+    others wait on a file lock, then every worker reads the same edition. Its cache (``FRESH_CACHE`` beside
+    the outputs) lets the tests that build the corpus again start from the per-witness results."""
     from pipeline.build import BuildOptions, build
 
     if not os.environ.get("PYTEST_XDIST_WORKER"):
-        out = tmp_path_factory.mktemp("outputs")
-        return out, build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
+        out = tmp_path_factory.mktemp("outputs") / "fresh-build-outputs"
+        return out, build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=out.parent / FRESH_CACHE))
     shared = tmp_path_factory.getbasetemp().parent  # one folder for all the workers of this run
     out, saved = shared / "fresh-build-outputs", shared / "fresh-build-report.pickle"
     with open(shared / "fresh-build.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         try:
             if not saved.is_file():
-                report = build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=None))
+                report = build(BuildOptions(corpus_dir=CORPUS, out_dir=out, cache_dir=shared / FRESH_CACHE))
                 saved.write_bytes(pickle.dumps(report))
             return out, pickle.loads(saved.read_bytes())
         finally:
             fcntl.flock(lock, fcntl.LOCK_UN)
+
+
+FRESH_CACHE = "fresh-build-cache"
+
+
+@pytest.fixture()
+def built_copy(fresh_build, tmp_path: Path) -> tuple[Path, Path]:
+    """A private copy of the fresh build's outputs (``tmp_path/out``, with the manifest a build keeps beside
+    them) and of its cache (``tmp_path/cache``): a build of an unchanged copy of the corpus into them finds
+    every witness in the cache."""
+    out, _ = fresh_build
+    shutil.copytree(out, tmp_path / "out")
+    shutil.copy(out.parent / f".{out.name}.manifest.json", tmp_path / ".out.manifest.json")
+    shutil.copytree(out.parent / FRESH_CACHE, tmp_path / "cache")
+    return tmp_path / "out", tmp_path / "cache"
 
 
 # the one headless Chromium of a test session (Playwright allows one sync driver per process): the site's

@@ -191,7 +191,6 @@ def _compare(found: set, known: set, what: str) -> None:
 # import cycles that predate the rule (each a strongly connected component of the import graph)
 KNOWN_CYCLES: set[tuple[str, ...]] = {
     ("measure.evaluate_lm", "measure.learn_confusions"),
-    ("pipeline.align", "pipeline.provisions"),
     (
         "pipeline.clean",
         "pipeline.clean.config",
@@ -208,20 +207,15 @@ KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
     ("measure.evaluate_fr_voices", "measure.evaluate_clean", "_clean_outside"),
     ("measure.evaluate_lm", "measure.evaluate_clean", "_clean_outside"),
     ("measure.evaluate_settings", "measure.evaluate_clean", "_clean_outside"),
-    ("pipeline.build", "pipeline.publish", "_managed_files"),
     ("pipeline.clean", "pipeline.clean.phrases", "_phrase_ngrams"),
     ("pipeline.clean.realwords", "pipeline.clean.words", "_hyphen_fragment"),
     ("pipeline.clean.words", "pipeline.clean.elision", "_damaged_elision"),
     ("pipeline.clean.words", "pipeline.clean.elision", "_split_apostrophe"),
-    ("pipeline.provisions", "pipeline.align", "_fr_er_infinitives"),
 }
 
 # modules over MAX_LINES lines that predate the rule
 KNOWN_OVERSIZED: set[str] = {
-    "pipeline/align.py",
-    "pipeline/build.py",
     "pipeline/lm.py",
-    "pipeline/rules.py",
     "pipeline/segment.py",
 }
 

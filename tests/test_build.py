@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import shutil
 from pathlib import Path
 
 import pandas as pd
@@ -11,7 +12,7 @@ import pytest
 from pipeline.__main__ import main
 from pipeline.build import BuildOptions, build
 
-from conftest import OUTPUTS
+from conftest import FRESH_CACHE, OUTPUTS
 
 pytestmark = pytest.mark.integration
 
@@ -64,10 +65,10 @@ def test_law_ids_are_shared_by_tables_tei_and_alignments(fresh_build):
     assert 'xml:id="ecarte.fr-000.law-13"' in tei
 
 
-def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
-    out, cache = tmp_path / "out", tmp_path / "cache"
-    first = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
+def test_adding_a_scan_reprocesses_only_that_scan(fresh_build, built_copy, tmp_corpus, tmp_path, capsys):
+    first = fresh_build[1]  # (built from an empty cache; ``built_copy`` holds a copy of its outputs and cache)
     assert sorted(first.processed) == ["en-002", "en-003", "en-003m", "en-004", "fr-000", "fr-001"]
+    out, cache = built_copy
     again = build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache))
     assert again.processed == () and again.written == ()
     scan = tmp_path / "ecarte_1890.txt"
@@ -105,17 +106,18 @@ def test_adding_a_scan_reprocesses_only_that_scan(tmp_corpus, tmp_path, capsys):
     assert (out / "tei" / "fr-900.xml").is_file()
 
 
-def test_status_reports_stale_witnesses(tmp_corpus, tmp_path, capsys):
+def test_status_reports_stale_witnesses(fresh_build, tmp_corpus, tmp_path, capsys):
     cache = tmp_path / "cache"
     assert main(["--corpus", str(tmp_corpus), "--cache", str(cache), "status"]) == 0
     assert capsys.readouterr().out.count("stale") == 6
+    shutil.copytree(fresh_build[0].parent / FRESH_CACHE, cache)  # (the per-witness results of the fresh build)
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
     assert main(["--corpus", str(tmp_corpus), "--out", str(tmp_path / "out"), "--cache", str(cache), "status"]) == 0
     assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]
 
 
-def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, monkeypatch):
-    out, cache = tmp_path / "out", tmp_path / "cache"
+def test_a_build_that_fails_half_way_changes_no_output(built_copy, tmp_corpus, tmp_path, monkeypatch):
+    out, cache = built_copy
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
     before = tree(out)
     (tmp_corpus / "raw" / "ecarte_1890.txt").write_text("1. Celui qui donne mal perd la main.\n", encoding="utf-8")
@@ -128,7 +130,7 @@ def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, mon
     def fail(*args, **kwargs):
         raise RuntimeError("the rule stage broke")
 
-    import pipeline.build as b
+    import pipeline.build.run as b  # (the module whose steps call it)
 
     monkeypatch.setattr(b, "export_rules", fail)  # after the TEI, texts and tables of fr-900 were produced
     with pytest.raises(RuntimeError):
@@ -137,8 +139,8 @@ def test_a_build_that_fails_half_way_changes_no_output(tmp_corpus, tmp_path, mon
     assert not [p for p in tmp_path.iterdir() if "staging" in p.name], "the staging folder is left behind"
 
 
-def test_an_output_edited_by_hand_is_restored_by_the_next_build(tmp_corpus, tmp_path):
-    out, cache = tmp_path / "out", tmp_path / "cache"
+def test_an_output_edited_by_hand_is_restored_by_the_next_build(built_copy, tmp_corpus, tmp_path):
+    out, cache = built_copy
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
     good = (out / "laws.csv").read_bytes()
     (out / "laws.csv").write_text("law_id\n", encoding="utf-8")
@@ -149,14 +151,14 @@ def test_an_output_edited_by_hand_is_restored_by_the_next_build(tmp_corpus, tmp_
     assert "laws.csv" in again.written and "text/stray.txt" in again.removed
 
 
-def test_a_scan_edited_while_the_build_runs_stops_it_and_changes_no_output(tmp_corpus, tmp_path, monkeypatch):
+def test_a_scan_edited_while_the_build_runs_stops_it_and_changes_no_output(built_copy, tmp_corpus, monkeypatch):
     # the build reads each raw text twice (to key it, then when its job is submitted, so that a
     # library's texts are never all in memory): an edit in between must not mix two versions
     from pipeline.errors import PipelineError
-    import pipeline.build as b
+    import pipeline.build.run as b  # (the module whose steps call it)
 
-    out = tmp_path / "out"
-    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, site=False))
+    out, cache = built_copy
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))
     before = tree(out)
     keyed = b.witness_key
 

@@ -1,4 +1,4 @@
-"""Tests of the structured reading of laws (pipeline/provisions.py) and of the 94-law Revised Code as a witness."""
+"""Tests of the structured reading of laws (pipeline/align/provisions.py) and of the 94-law Revised Code as a witness."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import pytest
 
 from measure.evaluate_align import ROOT, make_law, segmented_laws
 from pipeline.model import Witness
-from pipeline.provisions import (
+from pipeline.align.provisions import (
     ExtractionError,
     compare,
     event_suggestions,
@@ -276,7 +276,7 @@ def test_a_penalty_naming_the_highest_card_is_not_the_draw_for_places(ex):
 def test_prefiltered_reading_equals_the_reading_by_every_pattern(ex, en004, monkeypatch):
     """A book's laws are read through a Matcher of the patterns that can match each law (the reading had
     been most of a book's build): the readings must be those of the Matcher of every pattern."""
-    from pipeline import provisions
+    from pipeline.align import provisions
 
     laws = [*en004, *segmented_laws(CORPUS, ["fr-000", "fr-001", "en-002"])]
     fast = {k: (p.events, p.conditions) for k, p in read_provisions(laws, ex, with_outcomes=False).items()}

@@ -20,7 +20,7 @@ from measure.evaluate_align import (
 )
 from pipeline.align import align, load_resources
 from pipeline.model import Witness
-from pipeline.provisions import ExtractionError, compare, load_extraction, read_provision, read_provisions
+from pipeline.align.provisions import ExtractionError, compare, load_extraction, read_provision, read_provisions
 
 CORPUS = ROOT / "corpus"
 EC_EN = Witness(id="en-960", file="raw/x.txt", game="ecarte", lang="en", kind="transcription", title="t")

@@ -24,8 +24,8 @@ from pipeline.referee import (
     main,
     table_from_frame,
 )
-from pipeline.rules import rules_outputs
-from rules_support import resources, table
+from pipeline.rules import CURATED, rules_outputs
+from rules_support import annotations, resources, table
 
 E, W = "ecarte", "whist"
 FR, EN, ENM = "ecarte.fr-000.law-", "ecarte.en-003.law-", "ecarte.en-003m.law-"
@@ -579,9 +579,12 @@ def test_csv_and_json_tables_answer_alike(tmp_path):
 
 
 def slow_referee(game, event, facts, source):
-    """The obviously correct reading of the curated annotations: try every completion of the omitted facts."""
+    """The obviously correct reading of the annotations (curated, and read from the laws no one reviewed) under the
+    canonical policy: try every completion of the omitted facts; a witness rules by its curated entries where it has
+    any, else by its most confident reading; the canonical ruleset takes the first witness by precedence with a
+    curated ruling, else the first with any."""
     res = resources()
-    voc, anns = res.vocabulary, [a for a in res.annotations if a.ruling and a.game == game and a.event == event]
+    voc, anns = res.vocabulary, [a for a in annotations() if a.ruling and a.game == game and a.event == event]
     spec = voc.event(game, event)
     spec_rs = next(r for r in res.rulesets if r.name == "canonical")
     witnesses = sorted({a.witness for a in anns})
@@ -595,15 +598,18 @@ def slow_referee(game, event, facts, source):
     cites = set()
     for combo in itertools.product(*[f.values for f in missing]):
         a = {**q, **{f.name: v for f, v in zip(missing, combo)}}
-        ruling = None
-        for w in order:
+        own = {}
+        for w in witnesses:
             hits = [x for x in anns if x.witness == w and x.matches(a)]
+            curated = [x for x in hits if x.status == CURATED]
+            hits = curated or sorted(hits, key=lambda x: -(x.confidence or 0.0))
             if hits:
-                ruling = hits[0].ruling
-                break
+                own[w] = (hits[0].ruling, bool(curated), [x for x in hits if x.ruling == hits[0].ruling])
+        w = next((w for w in order if w in own and own[w][1]), None) or next((w for w in order if w in own), None)
+        ruling = own[w][0] if w else None
         results.add(ruling)
         if ruling:
-            cites |= {x.law_id for x in anns if x.matches(a) and x.ruling == ruling}
+            cites |= {x.law_id for v in own.values() if v[0] == ruling for x in v[2]}
     if len(results) == 1 and None not in results:
         return results.pop(), cites
     return None, None
@@ -621,13 +627,7 @@ def queries():
                 facts[f.name] = draw(st.sampled_from(f.values))
         sources = [
             None,
-            *sorted(
-                {
-                    a.witness
-                    for a in resources().annotations
-                    if a.game == event.game and a.ruling and a.event == event.name
-                }
-            ),
+            *sorted({a.witness for a in annotations() if a.game == event.game and a.ruling and a.event == event.name}),
         ]
         return event.game, event.name, facts, draw(st.sampled_from(sources))
 

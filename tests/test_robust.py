@@ -33,12 +33,6 @@ def tree(folder: Path) -> dict[str, str]:
     }
 
 
-def cli(*args: str, **kw) -> subprocess.CompletedProcess:
-    return subprocess.run(
-        [sys.executable, "-m", "pipeline", *args], cwd=ROOT, capture_output=True, text=True, timeout=600, **kw
-    )
-
-
 def one_line_error(err: str) -> None:
     lines = [x for x in err.splitlines() if x.strip()]
     assert len(lines) == 1 and lines[0].startswith("error: "), err
@@ -84,8 +78,9 @@ def test_the_lock_refuses_or_waits_and_dies_with_its_holder(tmp_path):
         holder.kill()
 
 
-def test_add_during_a_build_waits_for_it_and_the_next_build_keeps_the_new_witness(tmp_path):
-    # case 3: build --no-cache, add a second later, then a second build: nothing may interleave
+def test_add_during_a_build_waits_for_it_and_the_next_build_keeps_the_new_witness(tmp_path, capsys):
+    # case 3: build --no-cache, add a second later, then a second build: nothing may interleave (the build
+    # runs in a process of its own, the add and the commands after it in this one)
     corpus, out, cache = small_corpus(tmp_path / "corpus"), tmp_path / "out", tmp_path / "cache"
     paths = ["--corpus", str(corpus), "--out", str(out), "--cache", str(cache)]
     first = subprocess.Popen(
@@ -101,16 +96,18 @@ def test_add_during_a_build_waits_for_it_and_the_next_build_keeps_the_new_witnes
         time.sleep(0.05)
     scan = tmp_path / "w1.txt"
     scan.write_text("Law 1. The revoke is a penalty of three tricks.\n", encoding="utf-8")
-    added = cli(
-        *paths, "add", str(scan), "--id", "w1", "--game", "whist", "--lang", "en", "--kind", "ocr", "--title", "Hoyle"
+    added = main(
+        [*paths, "add", str(scan), "--id", "w1", "--game", "whist", "--lang", "en", "--kind", "ocr", "--title", "Hoyle"]
     )
-    assert first.wait() == 0 and added.returncode == 0, added.stderr
-    assert "waiting for another command (build pid" in added.stderr
-    second = cli(*paths, "build", "--quiet")
-    assert second.returncode == 0, second.stderr
+    added_err = capsys.readouterr().err
+    assert first.wait() == 0 and added == 0, added_err
+    assert "waiting for another command (build pid" in added_err
+    second = main([*paths, "build", "--quiet"])
+    assert second == 0, capsys.readouterr().err
     assert (out / "text" / "w1.txt").is_file() and (out / "tei" / "w1.xml").is_file()
-    status = cli(*paths, "status")
-    assert "w1 " in status.stdout and "stale" not in status.stdout and "missing" not in status.stdout
+    assert main([*paths, "status"]) == 0
+    status = capsys.readouterr().out
+    assert "w1 " in status and "stale" not in status and "missing" not in status
 
 
 # ------------------------------------------------------------------ case 5: publishing all or nothing
@@ -142,7 +139,7 @@ def _add_small(corpus: Path, tmp_path: Path, wid: str = "w1") -> None:
 
 @pytest.mark.parametrize("when", ["tables", "tei", "site", "carry", "swap"])
 def test_a_failure_at_any_moment_of_publishing_leaves_the_old_outputs_whole(built, tmp_path, monkeypatch, when):
-    import pipeline.build as b
+    import pipeline.build.run as b  # (the module whose steps call it)
     import pipeline.publish as publish
 
     corpus, out, cache = _copy_built(built, tmp_path)

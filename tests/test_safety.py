@@ -363,7 +363,7 @@ def test_a_witness_with_characters_xml_cannot_hold_builds_with_every_law(capsys,
 
 
 def test_a_witness_that_fails_is_named_and_keep_going_builds_the_rest_never_silently(capsys, tmp_path, monkeypatch):
-    import pipeline.build as b
+    import pipeline.build.witness as b  # (the module whose step calls it)
 
     corpus = small_corpus(tmp_path / "corpus", ("fr-001", "en-002", "en-003"))
     (corpus / "raw" / "003_30f2ea30674abb0f.txt").write_bytes(b"\xff\xfe\xfa binary \x00\x01")  # cannot be read

@@ -1,5 +1,5 @@
 """The language-model pass: doubtful words judged by the noisy channel with a language model
-(:mod:`pipeline.lm`), after the other word passes.
+(:mod:`pipeline.clean.lm`), after the other word passes.
 
 For each doubtful token (a non-word, a word with debris or digits inside, a real word one cheap OCR
 confusion from another), its channel candidates are scored by ``lam`` x the change of the window's
@@ -10,7 +10,7 @@ folds by :mod:`measure.evaluate_lm`)."""
 
 from __future__ import annotations
 
-from .. import lm
+from . import lm
 from ..junk import DEBRIS_ALONE
 from .edits import Edit, non_overlapping
 from .outcomes import outcome_repairs

@@ -40,8 +40,13 @@ LANGS = ("en", "fr")
 CMER_MAP = (("ß", "ss"), ("ꝛ", "r"), ("œ", "oe"), ("æ", "ae"))
 _SOFT_BREAK = regex.compile(r"¬[ \t]*\n")
 _NON_WORD = regex.compile(r"[\W_]+")
-# the settings chosen by fold (the first, the most conservative, wins ties): the cleaner as shipped
-GRID: tuple[CleanConfig, ...] = (CleanConfig(),)
+# the settings chosen by fold (the first, the most conservative, wins ties): how much language-model gain lets a
+# capitalised word inside a sentence be repaired in general mode, and into words how frequent
+# (LMConfig.name_vouch_gain, name_vouch_zipf; a gain of 99: never), the shipped values among them
+VOUCH = ((99.0, 99.0), (2.0, 4.0), (2.0, 3.0), (1.0, 4.0), (1.0, 3.0), (1.0, 2.0), (1.0, 0.0))
+GRID: tuple[CleanConfig, ...] = tuple(
+    replace(CleanConfig(), lm=replace(CleanConfig().lm, name_vouch_gain=g, name_vouch_zipf=z)) for g, z in VOUCH
+)
 
 
 def cmer_normalise(s: str) -> str:

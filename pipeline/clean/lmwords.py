@@ -46,6 +46,9 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
                     conf,
                     v.candidates,
                     why,
+                    p.name
+                    and v.gain >= cfg.name_vouch_gain
+                    and ctx.rep.zipf_of(v.after.lower()) >= cfg.name_vouch_zipf,
                 )
             )
         elif v.flag:

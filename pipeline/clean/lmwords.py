@@ -10,6 +10,8 @@ folds by :mod:`measure.evaluate_lm`)."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from . import lm
 from ..junk import DEBRIS_ALONE
 from .edits import Edit, non_overlapping
@@ -19,7 +21,10 @@ from .tokens import sentence_case
 
 
 def _lm_words(text: str, ctx: PassContext) -> PassResult:
-    cfg = ctx.cfg.lm.for_lang(ctx.lang)
+    cfg = ctx.cfg.lm
+    if not ctx.lex.domain and cfg.general_rare_margin != cfg.rare_margin:
+        cfg = replace(cfg, rare_margin=cfg.general_rare_margin)
+    cfg = cfg.for_lang(ctx.lang)
     voice = lm.voice_for(text, ctx.rep, cfg)
     edits, flags = [], []
     if ctx.lang == "fr":  # (French: the laws' outcome phrases as context, where no n-gram model exists)

@@ -66,7 +66,7 @@ def first_pass(runs: int = FIRST_PASS_RUNS, lm_words: bool = True) -> dict:
         rep = res.repairer(cfg)
         rep.bigrams
         if cfg.lm_words:
-            from pipeline import lm
+            from pipeline.clean import lm
 
             lm.trigram_model()
             lm.gcide_words()

@@ -302,7 +302,25 @@ def build_reading_text(corpus: Path, name: str, lang: str, raw: str, cleaned) ->
     return reading_text(WitnessResult(w, cleaned, segment(cleaned, w)))
 
 
-def _clean_outside(
+ICDAR_DEV_SETS = {"en": "ICDAR2017_eng_periodical_dev.tsv", "fr": "ICDAR2017_fre_periodical_dev.tsv"}
+
+
+def icdar_documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
+    """The ICDAR 2017 periodical dev pairs of ``lang`` as (OCR, gold) documents of ``DOC_LINES`` sentences
+    (``quick``: the first 400 sentences), the documents the held-out measures fold."""
+    data = read_icdar(shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs" / ICDAR_DEV_SETS[lang])
+    if quick:
+        data = data[:400]
+    return [
+        (
+            "\n".join(o.replace("\n", " ") for o, _ in data[i : i + DOC_LINES]),
+            "\n".join(g.replace("\n", " ") for _, g in data[i : i + DOC_LINES]),
+        )
+        for i in range(0, len(data), DOC_LINES)
+    ]
+
+
+def clean_outside(
     name: str, lang: str, texts: list[str], cfg: CleanConfig, res: CleanResources | None = None
 ) -> tuple[list[str], float, int, int]:
     """Our cleaner on texts from outside the corpus, as an OCR set is scored: hyphen joining off (such gold
@@ -325,8 +343,8 @@ def score_ocr_set(
     name: str, lang: str, data: list[tuple[str, str]], cfg: CleanConfig = CleanConfig()
 ) -> list[tuple[Any, ...]]:
     """Rows (set, method, error_stats, seconds, corrections, flags) for one OCR set from outside the corpus:
-    our cleaner (:func:`_clean_outside`), then symspellpy and pyspellchecker (distance 1) on the same texts."""
-    outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in data], cfg)
+    our cleaner (:func:`clean_outside`), then symspellpy and pyspellchecker (distance 1) on the same texts."""
+    outs, dt, ncorr, nflag = clean_outside(name, lang, [o for o, _ in data], cfg)
     rows: list[tuple[Any, ...]] = [
         (name, "clean", error_stats([(o, c, g) for (o, g), c in zip(data, outs)]), dt, ncorr, nflag)
     ]
@@ -366,7 +384,7 @@ def score_documents(
         )
         for i in range(0, len(data), size)
     ]
-    outs, dt, ncorr, nflag = _clean_outside(name, lang, [o for o, _ in docs], cfg)
+    outs, dt, ncorr, nflag = clean_outside(name, lang, [o for o, _ in docs], cfg)
     return (
         name,
         f"clean({size}-line docs)",
@@ -392,7 +410,8 @@ def print_rows(rows: list[tuple]) -> None:
 def junk_rows(corpus: Path, cfg: CleanConfig) -> list[dict]:
     """Per witness of ``corpus``: the junk tokens left in its reading text (:func:`pipeline.junk.junk_tokens`:
     debris or digits inside a word, non-words of 3+ letters) and how many no Flag covers (target 0)."""
-    from pipeline import junk, lm
+    from pipeline import junk
+    from pipeline.clean import lm
     from pipeline.corpus import load_witnesses, witness_text
     from pipeline.model import offset_maps
 

@@ -26,11 +26,11 @@ from dataclasses import replace
 
 from rapidfuzz.distance import Levenshtein
 
-from pipeline import lm
+from pipeline.clean import lm
 from pipeline.clean import CleanConfig, clean, general_resources
 from pipeline.model import Witness, WitnessText, replay
-from .evaluate_clean import _clean_outside, error_stats, normalise
-from .evaluate_lm import PROPOSAL_AXES, documents, grid, held_out, proposal_key
+from .evaluate_clean import clean_outside, icdar_documents, error_stats, normalise
+from .evaluate_lm import PROPOSAL_AXES, grid, held_out, proposal_key
 from .folds import doc_folds
 
 K = 5
@@ -57,8 +57,8 @@ ROWS: tuple[tuple[str, tuple[str, ...], frozenset[str]], ...] = (
 
 def run(quick: bool = False) -> list[tuple[str, dict, list]]:
     cfg = replace(CleanConfig(), lm_words=False)
-    docs = documents("fr", quick)
-    cleaned, _, _, _ = _clean_outside("icdar2017-fr-dev", "fr", [o for o, _ in docs], cfg)
+    docs = icdar_documents("fr", quick)
+    cleaned, _, _, _ = clean_outside("icdar2017-fr-dev", "fr", [o for o, _ in docs], cfg)
     rep = general_resources("fr").repairer(replace(cfg, join_hyphens=False))
     base_grid = grid(quick)
     out: list[tuple[str, dict, list]] = [
@@ -99,7 +99,7 @@ def run(quick: bool = False) -> list[tuple[str, dict, list]]:
 def rules(quick: bool = False) -> dict:
     """Each French row of realword.tsv chosen on folds (see the module's doc); returns the figures printed."""
     cfg = replace(CleanConfig(), lm_words=False, join_hyphens=False)
-    docs = documents("fr", quick)
+    docs = icdar_documents("fr", quick)
     res = general_resources("fr")
     rows = [r for r in res.lexdata.realword]  # (printed, intended, pattern, note), file order
     w = Witness(id="ocr", file="-", game="ecarte", lang="fr", kind="ocr", title="icdar2017-fr-dev")

@@ -1,8 +1,8 @@
-"""Measure the language-model voice (:mod:`pipeline.lm`) on ICDAR 2017 dev, tuned on folds by document.
+"""Measure the language-model voice (:mod:`pipeline.clean.lm`) on ICDAR 2017 dev, tuned on folds by document.
 
 Each set's sentences are run together ``DOC_LINES`` at a time (documents, as :mod:`measure.evaluate_clean`
 does), cleaned by the cleaner (general resources, hyphen joining off), then the LM pass's doubtful
-tokens and their candidates are computed once; its weights and margins (:class:`pipeline.lm.LMConfig`)
+tokens and their candidates are computed once; its weights and margins (:class:`pipeline.clean.config.LMConfig`)
 are chosen on 4 folds of documents and applied to the fifth (:func:`measure.folds.cross_validate`):
 the CER reported is that of the held-out folds pooled, nothing is tuned on the documents it is scored
 on.  The ablation rows leave one voice out (``trigram``, ``pairs``, ``doc``, ``period``), tuned the same
@@ -26,17 +26,16 @@ from typing import Any
 
 from rapidfuzz.distance import Levenshtein
 
-from pipeline import lm
+from pipeline.clean import lm
 from pipeline.clean import DEFAULT_CORPUS, PROJECT_ROOT, CleanConfig, clean_text, general_resources
 from pipeline.clean.lmwords import LM_WORDS
 from pipeline.clean.registry import REGISTRY
 from pipeline.clean.lexicon import merge_confusions, read_confusions
 from pipeline.clean.resources import CleanResources
-from .evaluate_clean import DOC_LINES, _clean_outside, error_stats, normalise, read_icdar, shared_dir, write_json_atomic
+from .evaluate_clean import DOC_LINES, clean_outside, error_stats, icdar_documents, normalise, write_json_atomic
 from .folds import cross_validate, doc_folds, pooled
 from .learn_confusions import LearnConfig, learn
 
-SETS = {"en": "ICDAR2017_eng_periodical_dev.tsv", "fr": "ICDAR2017_fre_periodical_dev.tsv"}
 K = 5
 
 
@@ -80,19 +79,6 @@ PROPOSAL_AXES = ("frequent_zipf", "w_vectors")  # LMConfig fields that change th
 
 def proposal_key(cfg: lm.LMConfig) -> tuple:
     return tuple(getattr(cfg, k) for k in PROPOSAL_AXES)
-
-
-def documents(lang: str, quick: bool = False) -> list[tuple[str, str]]:
-    data = read_icdar(shared_dir() / "ocr-data" / "icdar2017-fr-en-sentence-pairs" / SETS[lang])
-    if quick:
-        data = data[:400]
-    return [
-        (
-            "\n".join(o.replace("\n", " ") for o, _ in data[i : i + DOC_LINES]),
-            "\n".join(g.replace("\n", " ") for _, g in data[i : i + DOC_LINES]),
-        )
-        for i in range(0, len(data), DOC_LINES)
-    ]
 
 
 def held_out(docs, cleaned, props_by, settings, post=lambda t: t) -> tuple[list[str], list]:
@@ -188,7 +174,7 @@ def after_lm(text: str, lang: str, res: CleanResources) -> str:
 
 def clean_with(res: CleanResources, lang: str, name: str, texts: list[str], cfg: CleanConfig) -> list[str]:
     """The cleaner on texts from outside the corpus (hyphen joining off), with the resources ``res``."""
-    return _clean_outside(name, lang, texts, cfg, res)[0]
+    return clean_outside(name, lang, texts, cfg, res)[0]
 
 
 # the channels the folds choose among with ``--channel choose`` (most conservative first: ties go to it)
@@ -272,7 +258,7 @@ def run(
     res_all: dict[str, Any] = {"k": K, "doc_lines": DOC_LINES, "channel": channel, "sets": []}
     settings = grid(quick)
     for lang in langs:
-        docs = documents(lang, quick)
+        docs = icdar_documents(lang, quick)
         name = f"icdar2017-{lang}-dev"
         ablations: list[frozenset[str]] = [frozenset()] + (
             [] if no_ablation or channel == "choose" else [frozenset([v]) for v in (voices_off or lm.VOICES)]

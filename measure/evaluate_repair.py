@@ -40,8 +40,18 @@ LANGS = ("en", "fr")
 CMER_MAP = (("ß", "ss"), ("ꝛ", "r"), ("œ", "oe"), ("æ", "ae"))
 _SOFT_BREAK = regex.compile(r"¬[ \t]*\n")
 _NON_WORD = regex.compile(r"[\W_]+")
-# the settings chosen by fold (the first, the most conservative, wins ties): the cleaner as shipped
-GRID: tuple[CleanConfig, ...] = (CleanConfig(),)
+# the settings chosen by fold (the first, the most conservative, wins ties): how much language-model gain lets a
+# capitalised word inside a sentence be repaired in general mode, and into words how frequent
+# (LMConfig.name_vouch_gain, name_vouch_zipf; a gain of 99: never), then the margin of a rare word's repair in
+# general mode (LMConfig.general_rare_margin), each with the other's shipped values; the shipped settings among them
+VOUCH = ((99.0, 99.0), (2.0, 4.0), (2.0, 3.0), (1.0, 4.0), (1.0, 3.0), (1.0, 2.0), (1.0, 0.0))
+RARE_MARGINS = (5.0, 4.0, 3.0)
+GRID: tuple[CleanConfig, ...] = tuple(
+    dict.fromkeys(  # (in order, each setting once: the shipped one is in both lists)
+        [replace(CleanConfig(), lm=replace(CleanConfig().lm, name_vouch_gain=g, name_vouch_zipf=z)) for g, z in VOUCH]
+        + [replace(CleanConfig(), lm=replace(CleanConfig().lm, general_rare_margin=r)) for r in RARE_MARGINS]
+    )
+)
 
 
 def cmer_normalise(s: str) -> str:

@@ -24,8 +24,8 @@ from rapidfuzz.distance import Levenshtein
 
 from pipeline.clean import PROJECT_ROOT, CleanConfig, general_resources
 from pipeline.clean.resources import CleanResources
-from .evaluate_clean import _clean_outside, error_stats, normalise, write_json_atomic
-from .evaluate_lm import K, documents
+from .evaluate_clean import clean_outside, icdar_documents, error_stats, normalise, write_json_atomic
+from .evaluate_lm import K
 from .folds import cross_validate, pooled
 
 # language -> field -> values tried, most conservative first (the rule off, then ever looser)
@@ -81,7 +81,7 @@ GRID: dict[str, dict[str, tuple[Any, ...]]] = {
 def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) -> dict[str, Any]:
     """Held-out stats of ``field`` chosen on folds over ``values``, the value each fold chose, and the
     stats of every value over the whole set (for the table; only the held-out row is a measurement)."""
-    docs = documents(lang, quick)
+    docs = icdar_documents(lang, quick)
     golds = [normalise(g) for _, g in docs]
     outs: dict[Any, list[str]] = {}
     base = general_resources(lang)
@@ -95,7 +95,7 @@ def choose(lang: str, field: str, values: tuple[Any, ...], quick: bool = False) 
             cfg, res = replace(c0, lm=replace(c0.lm, **dict(zip(lm_fields, v)))), base
         else:
             cfg, res = replace(CleanConfig(), **{field: v}), base
-        outs[v] = _clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg, res)[0]
+        outs[v] = clean_outside(f"icdar2017-{lang}-dev", lang, [o for o, _ in docs], cfg, res)[0]
         print(f"... {lang} {field}={v} cleaned", file=sys.stderr, flush=True)
 
     def run(idx, v):

@@ -151,9 +151,9 @@ def with_overrides(cfg: LearnConfig, spec: str) -> LearnConfig:
 
 # ---- the shipped table ------------------------------------------------------------------------------
 def icdar_docs(lang: str) -> list[tuple[str, str]]:
-    from .evaluate_lm import documents
+    from .evaluate_clean import icdar_documents
 
-    return documents(lang)
+    return icdar_documents(lang)
 
 
 def write_table(path, tables: dict[str, list[Confusion]], cfgs: dict[str, LearnConfig | None], command: str) -> None:

@@ -190,32 +190,14 @@ def _compare(found: set, known: set, what: str) -> None:
 
 # import cycles that predate the rule (each a strongly connected component of the import graph)
 KNOWN_CYCLES: set[tuple[str, ...]] = {
-    ("measure.evaluate_lm", "measure.learn_confusions"),
-    (
-        "pipeline.clean",
-        "pipeline.clean.config",
-        "pipeline.clean.lmwords",
-        "pipeline.clean.registry",
-        "pipeline.clean.resources",
-        "pipeline.clean.stage",
-        "pipeline.lm",
-    ),
 }
 
 # private names imported across a module line that predate the rule: (importer, source, name)
 KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
-    ("measure.evaluate_fr_voices", "measure.evaluate_clean", "_clean_outside"),
-    ("measure.evaluate_lm", "measure.evaluate_clean", "_clean_outside"),
-    ("measure.evaluate_settings", "measure.evaluate_clean", "_clean_outside"),
-    ("pipeline.clean", "pipeline.clean.phrases", "_phrase_ngrams"),
-    ("pipeline.clean.realwords", "pipeline.clean.words", "_hyphen_fragment"),
-    ("pipeline.clean.words", "pipeline.clean.elision", "_damaged_elision"),
-    ("pipeline.clean.words", "pipeline.clean.elision", "_split_apostrophe"),
 }
 
 # modules over MAX_LINES lines that predate the rule
 KNOWN_OVERSIZED: set[str] = {
-    "pipeline/lm.py",
     "pipeline/segment.py",
 }
 

@@ -472,11 +472,11 @@ def _naive_ngrams(text, k):
 def test_phrase_ngrams_are_the_clause_ngrams_counted_one_by_one(parts):
     """The phrase pass's evidence: the n-grams printed at least phrase_min_count times, never across a
     clause break or a token that is not a clean word (the fast counter against a naive one)."""
-    from pipeline.clean import _phrase_ngrams
+    from pipeline.clean.phrases import phrase_ngrams
 
     text = " ".join(parts)
     for k in (2, 3):
-        assert _phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == _naive_ngrams(text, k)
+        assert phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == _naive_ngrams(text, k)
 
 
 def test_witness_phrase_repair_leaves_hyphenated_and_rare_words(en):

@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 import pytest
 
 from measure.evaluate_repair import cmer_normalise, match_errors, scores
 from pipeline.__main__ import main
+from pipeline.clean import CleanConfig
 
 
 def _record(doc: str, lang: str, ocr: str, gold: str = "") -> dict:
@@ -64,10 +66,10 @@ def test_repair_refuses_a_file_that_is_not_utf8(tmp_path, capsys):
 
 
 # ---- never harm: one test per kind of harm seen on real pages ------------------------------------------
-def _clean(text: str, lang: str):
+def _clean(text: str, lang: str, config: CleanConfig = CleanConfig()):
     from pipeline.clean import explain_text
 
-    return explain_text(text, lang)[0]
+    return explain_text(text, lang, config=config)[0]
 
 
 def test_split_words_are_joined_not_misread():
@@ -132,3 +134,21 @@ def test_names_and_numbers_are_not_read_as_common_words():
     assert "HorroN" in out and "Guizor" in out and "Poncher" in out
     # a number with its zeros read as letters is never a word
     assert "£2OO" in _clean("the principal sums of £2OO, with interest", "en").text
+
+
+def test_a_capitalised_misreading_the_language_model_vouches_for_is_repaired_and_names_stay():
+    # the name guard lets through only a repair the language model is sure of: a common word misread in title case
+    out = _clean("It is said that the French Goverument have resolved to build a new harbour.", "en").text
+    assert "French Government have" in out
+    out = _clean("The Duke reviewed the troops, and the Blaok Watch marched past the Queen.", "en").text
+    assert "Black Watch" in out
+    # names that no word list knows stay as printed beside it
+    out = _clean("We met Lord Palmerstou and M. Guizor at the Treasury; the Blaok Watch marched past.", "en").text
+    assert "Palmerstou" in out and "Guizor" in out
+    # a name whose nearest word is a rare one is no misreading the model can vouch for
+    out = _clean("The report was drawn up by Poncher and read to the meeting on Monday.", "en").text
+    assert "Poncher" in out
+    # and without the language model's voucher the guard keeps the capitalised word
+    cfg = CleanConfig()
+    off = replace(cfg, lm=replace(cfg.lm, name_vouch_gain=99.0))
+    assert "Goverument" in _clean("It is said that the French Goverument have resolved to build.", "en", off).text

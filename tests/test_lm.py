@@ -1,4 +1,4 @@
-"""The language-model voice of word repair (pipeline.lm) and fold-based tuning (measure.folds)."""
+"""The language-model voice of word repair (pipeline.clean.lm) and fold-based tuning (measure.folds)."""
 
 from __future__ import annotations
 
@@ -6,7 +6,7 @@ from collections import Counter
 
 import pytest
 
-from pipeline import lm
+from pipeline.clean import lm
 from pipeline.clean import CleanConfig, general_resources
 from measure.folds import cross_validate, doc_folds, pooled
 

@@ -11,7 +11,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline import lm
+from pipeline.clean import lm
+from pipeline.clean.lm import propose as lm_propose
 from pipeline.clean.lexicon import bigram_model
 
 BG = bigram_model("en")
@@ -322,4 +323,4 @@ def _plain_token_facts(t: str, lw: str, rep) -> tuple:
 )
 def test_the_token_facts_of_a_word_of_letters_equal_the_plain_ones(rep, t):
     lw = t.lower().replace("’", "'").strip("'")
-    assert lm._token_facts(t, lw, rep) == _plain_token_facts(t, lw, rep)
+    assert lm_propose._token_facts(t, lw, rep) == _plain_token_facts(t, lw, rep)

@@ -10,7 +10,7 @@ from dataclasses import replace
 
 import pytest
 
-from pipeline import lm
+from pipeline.clean import lm
 from pipeline.clean import CleanConfig, general_resources
 from pipeline.clean import vectors
 
@@ -100,7 +100,7 @@ def test_pruned_proposals_with_the_vectors_keep_every_repair(rep, on, text):
 def test_the_vectors_load_only_when_the_voice_is_on():
     code = (
         "import sys\n"
-        "from pipeline import lm\n"
+        "from pipeline.clean import lm\n"
         "from pipeline.clean import CleanConfig, general_resources\n"
         "rep = general_resources('fr').repairer(CleanConfig())\n"
         "t = 'Le pêcheur rentre avant la nnit.'\n"

@@ -12,7 +12,8 @@ from pathlib import Path
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from pipeline.clean import CleanConfig, _phrase_ngrams
+from pipeline.clean import CleanConfig
+from pipeline.clean.phrases import phrase_ngrams
 from pipeline.clean.channel import Channel
 from pipeline.clean.lexicon import load_lexicon_data
 from pipeline.clean.tokens import JUNK
@@ -92,7 +93,7 @@ def test_channel_reads_the_ocr_confusions_cheaply():
 
 
 def all_ngrams(text: str, k: int) -> dict:
-    """Every n-gram (n = 2..4) counted, then the frequent ones kept (what _phrase_ngrams must equal)."""
+    """Every n-gram (n = 2..4) counted, then the frequent ones kept (what phrase_ngrams must equal)."""
     import regex
 
     counts: Counter = Counter()
@@ -118,7 +119,7 @@ def all_ngrams(text: str, k: int) -> dict:
 )
 def test_phrase_ngrams_count_exactly_what_counting_every_ngram_counts(words, k):
     text = " ".join(words)
-    assert _phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == all_ngrams(text, k)
+    assert phrase_ngrams(text, CleanConfig(phrase_min_count=k)) == all_ngrams(text, k)
 
 
 def reference_foreign_script(line: str, ratio: float, frame_words: int) -> bool:

@@ -12,7 +12,6 @@ Public API: :func:`clean`, :func:`clean_text`, :func:`clean_lines`, :func:`clean
 """
 
 from .config import CleanConfig
-from .phrases import _phrase_ngrams
 from .registry import REGISTRY
 from .resources import (
     DEFAULT_CORPUS,
@@ -43,7 +42,6 @@ __all__ = [
     "PassChange",
     "PassLog",
     "REGISTRY",
-    "_phrase_ngrams",
     "card_game_share",
     "clean",
     "clean_explained",

@@ -26,6 +26,9 @@ class Edit:
     confidence: float = 1.0
     candidates: tuple[str, ...] = ()
     evidence: str = ""
+    # the pass's evidence clears general mode's name guard (pipeline.clean.guards): a capitalised word inside a
+    # sentence that only the language model repairs, and only with a gain of LMConfig.name_vouch_gain or more
+    vouched: bool = False
 
 
 class EditBuffer:

@@ -2,8 +2,8 @@
 
 ``J'on`` -> ``l'on``, ``quMl`` -> ``qu'il``, ``Tautre`` -> ``l'autre`` (l' read as T), `` 'ordre`` ->
 ``l'ordre`` (the l lost): :data:`ELISION`, a pass of its own.  An elision whose apostrophe became another
-glyph before a short word (``dHin`` -> ``d'un``: :func:`_damaged_elision`) and the split of a token at
-its elision apostrophe (:func:`_split_apostrophe`) are steps of the word pass
+glyph before a short word (``dHin`` -> ``d'un``: :func:`damaged_elision`) and the split of a token at
+its elision apostrophe (:func:`split_apostrophe`) are steps of the word pass
 (:mod:`pipeline.clean.words`).  The elision prefixes are ``corpus/lexicon/elision.tsv``.
 """
 
@@ -80,7 +80,7 @@ ELISION_INITIALS = "aeiouyhâàéèêîôûœæ"  # what a French elided word be
 ELISION_JUNK = regex.compile(r"^([\p{L}]{1,7})([*^|%$])([\p{Ll}\p{M}].*)$")
 
 
-def _split_apostrophe(part: str, rep: Repairer) -> tuple[int, str | None, tuple[int] | None]:
+def split_apostrophe(part: str, rep: Repairer) -> tuple[int, str | None, tuple[int] | None]:
     """(offset of the word part, word part or None to skip, (offset of a debris apostrophe,) or None)."""
     for ap in APOS:
         if ap in part:
@@ -99,7 +99,7 @@ def _split_apostrophe(part: str, rep: Repairer) -> tuple[int, str | None, tuple[
 DAMAGED_ELISION = regex.compile(r"(\p{L}\p{Ll}?)([^\p{Ll}\p{M}'’\s])(\p{Ll}{1,3})")
 
 
-def _damaged_elision(part: str, rep: Repairer, start: int) -> Edit | FlagSpec | None:
+def damaged_elision(part: str, rep: Repairer, start: int) -> Edit | FlagSpec | None:
     """An elision whose apostrophe the OCR read as another glyph, before a short word: ``dHin`` ->
     ``d'un``, ``cVst`` -> ``c'est``, ``qu\\m`` -> ``qu'un``, ``l*nn`` -> ``l'un``.  The token must be an
     elision prefix (``corpus/lexicon/elision.tsv``), one glyph that is no lower-case letter, and 1..3

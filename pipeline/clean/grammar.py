@@ -2,7 +2,7 @@
 
 Grammalecte is a French grammar checker; where one of its rules fires on a word (``a`` / ``à``, ``ou`` / ``où``,
 ``son`` / ``sont``, ``ce`` / ``se``, agreement of a participle) and one of its suggestions is one cheap OCR
-confusion from the printed word, the language-model pass (:mod:`pipeline.lm`) judges that word as a real word
+confusion from the printed word, the language-model pass (:mod:`pipeline.clean.lm`) judges that word as a real word
 with the suggestion as a candidate and ``LMConfig.w_grammar`` added to its score.  A rule is never trusted
 alone: the suggestion must also be cheap in the OCR channel and win the pass's margin.
 

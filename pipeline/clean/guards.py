@@ -8,7 +8,8 @@
 * With the general resources (text from outside the corpus: press, any book), a capitalised word inside a
   sentence: a name (*Horron*, *Guizor*, *Poncher*), which no word list knows and a repair turns into the
   nearest common word (*Horror*, *Guitar*, *Poucher*).  Debris or digits in it, or a capital after a full
-  stop, leave it to the repair; after a title (Mr. HorroN) whatever its shape.
+  stop, leave it to the repair; after a title (Mr. HorroN) whatever its shape.  Only a repair the language
+  model vouches for (a gain of at least ``LMConfig.name_vouch_gain``: *Cavernment* -> *Government*) passes.
 * A number whose zeros or ones OCR read as letters (``£2OO``): never repaired into a word (*too*).
 """
 
@@ -92,7 +93,7 @@ def guarded(text: str, r: PassResult, general: bool = False) -> PassResult:
         e
         for e in r.edits
         if not (any(a < e.end and e.start < b for a, b in spans) and _changes_a_word(text, e))
-        and not (general and _a_name(text, e))
+        and not (general and not e.vouched and _a_name(text, e))
         and not _a_number(text, e)
     ]
     if len(keep) == len(r.edits):

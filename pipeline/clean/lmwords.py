@@ -1,5 +1,5 @@
 """The language-model pass: doubtful words judged by the noisy channel with a language model
-(:mod:`pipeline.lm`), after the other word passes.
+(:mod:`pipeline.clean.lm`), after the other word passes.
 
 For each doubtful token (a non-word, a word with debris or digits inside, a real word one cheap OCR
 confusion from another), its channel candidates are scored by ``lam`` x the change of the window's
@@ -10,7 +10,9 @@ folds by :mod:`measure.evaluate_lm`)."""
 
 from __future__ import annotations
 
-from .. import lm
+from dataclasses import replace
+
+from . import lm
 from ..junk import DEBRIS_ALONE
 from .edits import Edit, non_overlapping
 from .outcomes import outcome_repairs
@@ -19,7 +21,10 @@ from .tokens import sentence_case
 
 
 def _lm_words(text: str, ctx: PassContext) -> PassResult:
-    cfg = ctx.cfg.lm.for_lang(ctx.lang)
+    cfg = ctx.cfg.lm
+    if not ctx.lex.domain and cfg.general_rare_margin != cfg.rare_margin:
+        cfg = replace(cfg, rare_margin=cfg.general_rare_margin)
+    cfg = cfg.for_lang(ctx.lang)
     voice = lm.voice_for(text, ctx.rep, cfg)
     edits, flags = [], []
     if ctx.lang == "fr":  # (French: the laws' outcome phrases as context, where no n-gram model exists)
@@ -46,6 +51,9 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
                     conf,
                     v.candidates,
                     why,
+                    p.name
+                    and v.gain >= cfg.name_vouch_gain
+                    and ctx.rep.zipf_of(v.after.lower()) >= cfg.name_vouch_zipf,
                 )
             )
         elif v.flag:

@@ -33,7 +33,7 @@ PHRASE_TOKENS = regex.compile(rf"(\p{{L}}[\p{{L}}']*+)(?![^\s{CLAUSE_BREAK}])|[^
 APOS_SPLIT = regex.compile(r"['’]")
 
 
-def _phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
+def phrase_ngrams(text: str, cfg: CleanConfig) -> dict[tuple[str, ...], int]:
     """Word n-grams (n = 2..4, inside a clause: never across punctuation) seen ``phrase_min_count`` times.
 
     Counted level by level: an n-gram is printed at least as often as each of its (n-1)-grams, so only the
@@ -106,7 +106,7 @@ def _phrase_pass(text: str, rep: Repairer, cfg: CleanConfig) -> list[Edit]:
     dmgs = [memo[c] for _, c in cores]
     if not any(dmgs):
         return []  # no damaged token: nothing to repair
-    grams = _phrase_ngrams(text, cfg)
+    grams = phrase_ngrams(text, cfg)
     if not grams:
         return []
 

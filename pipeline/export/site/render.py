@@ -13,6 +13,7 @@ import jinja2
 from ...model import Law, Link, WitnessResult
 from ..tei.config import EditionInfo
 from .rows import SiteConfig, rules_by_law, witness_href
+from .teiview import tei_pages, tei_view_href
 from .views import data_what, diplomatic_view, download_links, game_display, lang_display, reading_view, synoptic_view
 
 ASSETS_DIR = Path(__file__).resolve().parent / "assets"
@@ -114,6 +115,7 @@ def _witness_html(
     rules_of: Mapping[str, list],
     config: SiteConfig,
     edition: EditionInfo = EditionInfo(),
+    tei_view: str = "",
 ) -> str:
     w = r.witness
     meta_rows = [
@@ -144,6 +146,7 @@ def _witness_html(
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     }
+    view["tei_view"] = tei_view  # the page of its TEI file through CETEIcean, when the site has one
     view["downloads"] = download_links(w.id, "../../")
     view["tables"] = [{"href": "../../" + t, "name": t} for t in config.tables]
     return _render(
@@ -167,8 +170,12 @@ def render_site(
     glossary: Sequence = (),
     edition: EditionInfo = EditionInfo(),
     data_files: Sequence[str] = (),
+    teis: Mapping[str, bytes] | None = None,
 ) -> dict[str, bytes]:
     """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
+
+    ``teis`` (witness id -> its TEI file) adds a CETEIcean page of each (:mod:`.teiview`), linked from the
+    witness's page.
 
     ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
     ``edition`` names the edition in the "cite this law" boxes; ``data_files`` (paths relative to
@@ -178,10 +185,12 @@ def render_site(
     rules_of = rules_by_law(rules, law_by_id)
     out: dict[str, bytes] = {}
     out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
+    teis = teis or {}
     for r in results:
-        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config, edition).encode(
-            "utf-8"
-        )
+        view = tei_view_href(r.witness.id) if r.witness.id in teis else ""
+        page = _witness_html(r, links, law_by_id, rules_of, config, edition, view)
+        out[f"witness/{r.witness.id}.html"] = page.encode("utf-8")
+    out.update(tei_pages(teis, _render, config))
     for name in ASSET_FILES:
         out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
     return out

@@ -64,7 +64,7 @@ def load_witness_meta(corpus_dir: Path) -> dict[str, Witness]:
 
 
 # ----------------------------------------------------------------------------------------------
-# development law sources (gold texts and raw seeds split naively; the real ones come from segment.py)
+# development law sources (gold texts and raw seeds split naively; the real ones come from pipeline.segment)
 
 
 def make_law(
@@ -338,7 +338,7 @@ def band_precision(results: Sequence[dict]) -> dict[str, dict]:
 
 
 def segmented_laws(corpus_dir: Path, witness_ids: Iterable[str]) -> list[Law]:
-    """Laws of seed witnesses cleaned and segmented on the fly (clean.py + segment.py), for development and tests."""
+    """Laws of seed witnesses cleaned and segmented on the fly (pipeline.clean + pipeline.segment), for development and tests."""
     from pipeline.clean import clean, load_resources as clean_resources
     from pipeline.corpus import get_witness, load_witnesses, witness_text
     from pipeline.segment import segment

@@ -26,7 +26,9 @@ from .publish import pid_alive
 
 METADATA = "witnesses.toml"
 REQUIRED = ("id", "file", "game", "lang", "kind", "title")
-FIELDS = tuple(f.name for f in dataclasses.fields(Witness))
+FIELDS = tuple(f.name for f in dataclasses.fields(Witness) if f.name != "footnotes")  # (footnotes: read from notes)
+# a footnote of a notes file: its marker in brackets at the start of a line, then its text up to the next one
+NOTE_RE = re.compile(r"(?m)^\[(\d{1,3})\][ \t]+(.*?)\s*(?=^\[\d{1,3}\][ \t]|\Z)", re.S)
 # a witness id: lower-case ASCII letters and digits in groups joined by single hyphens, at most ID_MAX
 # characters (it names the witness's files: text/<id>.txt, tei/<id>.xml, site/witness/<id>.html, its cache
 # entries), and not the name of an output that shares those folders (RESERVED_IDS, RESERVED_ID_PREFIXES)
@@ -95,8 +97,26 @@ def load_witnesses(corpus_dir: Path) -> tuple[Witness, ...]:
         if w.id in seen:
             raise CorpusError(f"{path}: two witnesses have the id {w.id!r}; give each witness its own id")
         seen.add(w.id)
+        if w.notes:
+            where = f"{path}: witness #{i} ({w.id}): notes"
+            w = dataclasses.replace(w, footnotes=read_notes(read_scan(corpus_file(corpus_dir, w.notes, where)), where))
         witnesses.append(w)
     return tuple(witnesses)
+
+
+def read_notes(text: str, where: str) -> tuple[tuple[str, str], ...]:
+    """The footnotes of a notes file: (marker number, text), paragraphs of a note kept apart by a blank line."""
+    notes = []
+    for m in NOTE_RE.finditer(text):
+        paras = [" ".join(p.split()) for p in re.split(r"\n[ \t]*\n", m.group(2))]
+        notes.append((m.group(1), "\n\n".join(p for p in paras if p)))
+    if not notes:
+        raise CorpusError(f"{where}: no footnote found; each note starts a line with its marker, like '[12] Text'")
+    numbers = [n for n, _ in notes]
+    if len(set(numbers)) != len(numbers):
+        twice = next(n for n in numbers if numbers.count(n) > 1)
+        raise CorpusError(f"{where}: footnote [{twice}] is given twice; keep one")
+    return tuple(notes)
 
 
 def corpus_file(corpus_dir: Path, rel: str, where: str) -> Path:

@@ -56,6 +56,9 @@ def junk_tokens(text: str, known: Callable[[str], bool]) -> list[tuple[int, int,
         if regex.search(r"\p{L}[()]\p{L}", core):
             out.append((s, e, core, "bracket inside a word"))
             continue
+        if regex.search(r"\p{L}[&_]\p{L}|(?<!\p{L})_\p{L}|\p{L}_(?!\p{L})", core):
+            out.append((s, e, core, "markup inside a word"))  # "Six'e&t", Markdown "_a_"
+            continue
         if not WORDISH.fullmatch(core):
             continue
         letters = sum(c.isalpha() for c in core)

@@ -34,6 +34,8 @@ CORRECTION_KINDS = (
     "elision",  # an elision apostrophe repaired ("qu*il" -> "qu'il")
     "casing",  # letter case repaired
     "number",  # a law number read through OCR noise ("io»." -> "10.")
+    "footnote",  # a footnote marker glued to the text ("deal.[49]"): layout, the place of the note
+    "markup",  # a transcription's markup (the underscores of Markdown italics, "_a_"): layout
 )
 
 
@@ -63,6 +65,9 @@ class Witness:
     made_by: str = ""  # what made a derived witness (a person, a program, a model), where known
     begin_after: str = ""
     end_before: str = ""
+    notes: str = ""  # a file of the witness's footnotes, relative to corpus/ ("[49] text", one note a paragraph)
+    # the notes of that file as read by ``load_witnesses``: (marker number, text), never set in witnesses.toml
+    footnotes: tuple[tuple[str, str], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -447,7 +447,7 @@ def test_every_spacy_call_gets_bounded_pieces_of_a_text_past_spacys_limit(monkey
     from pipeline import nlp as shared
     from pipeline.model import Law
     from pipeline.rules import load_patterns, suggest_rulings
-    from pipeline.segment import SegmentConfig, _sentences
+    from pipeline.segment import SegmentConfig, sentences
 
     sizes: list[int] = []
     real_pieces = shared.pieces
@@ -460,7 +460,7 @@ def test_every_spacy_call_gets_bounded_pieces_of_a_text_past_spacys_limit(monkey
     monkeypatch.setattr(shared, "pieces", spy)
     book = "The elder hand may ask for cards, and the dealer may refuse them. " * 20_000  # 1.3 MB, one line
     assert len(book) > 1_000_000
-    starts = _sentences(book, 0, len(book), "en", SegmentConfig())
+    starts = sentences(book, 0, len(book), "en", SegmentConfig())
     assert len(starts) == 20_000 and starts[1] == book.index("The", 1)
     law = Law(
         id="bk.law-1",

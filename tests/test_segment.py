@@ -1,4 +1,4 @@
-"""Tests of pipeline/segment.py: law boundaries and numbers, clauses, unnumbered rules, structure.
+"""Tests of pipeline/segment/: law boundaries and numbers, clauses, unnumbered rules, structure.
 
 Seed witnesses are segmented from their raw text with minimal preprocessing done here (the running
 head / page-number line dropped and recorded as a PageBreak), because the cleaner is a separate

@@ -641,7 +641,8 @@ def test_property_round_trip_and_validity(schemas, case):
         cleaned.raw, tuple(Correction(c.start, c.end, c.before, "", c.kind, c.method) for c in debris)
     )
     assert [(l.id, l.number, l.text) for l in back.laws] == [(l.id, l.number, l.text) for l in segmented.laws]
-    assert len(back.pages) == len(cleaned.page_breaks) + 1  # the first page has a pb too
+    opens = bool(cleaned.page_breaks) and not cleaned.raw[: min(b.raw_start for b in cleaned.page_breaks)].strip()
+    assert len(back.pages) == len(cleaned.page_breaks) + (0 if opens else 1)  # the first page has a pb, only one
     assert_valid(data, schemas[:1])
     assert check_edition({"gen-1.xml": data}) == []
 
@@ -863,3 +864,150 @@ def test_control_characters_of_a_scan_are_kept_in_the_diplomatic_view_as_g(seeds
     back = read_tei(data)
     assert back.reading_text == cleaned.text
     assert back.diplomatic_text == replay(raw, omitted_debris(cleaned))
+
+
+# ----------------------------------------------------------------------------- every witness, as printed
+
+TEI = f"{{{TEI_NS}}}"
+
+
+def test_every_witness_passes_the_header_checks(seeds):
+    # a taxonomy where a witness has repairs, a pb before the first law, a head for every law or rule, one pb a page
+    for w, _, seg, data in seeds:
+        doc = etree.fromstring(data)
+        body = doc.find("t:text/t:body", NS)
+        repairs = list(body.iter(TEI + "corr", TEI + "app", TEI + "reg"))
+        assert not repairs or doc.findall(".//t:classDecl/t:taxonomy", NS), w.id
+        order = {e: i for i, e in enumerate(body.iter())}
+        laws = [d for d in body.iter(TEI + "div") if d.get("type") in ("law", "rule") and not d.get("prev")]
+        assert laws and any(order[p] < order[laws[0]] for p in body.iter(TEI + "pb")), w.id
+        assert all(d.find("t:head", NS) is not None for d in laws), (w.id, [d.get("n") for d in laws])
+        pages = [p.get("n") for p in body.iter(TEI + "pb")]
+        assert len(pages) == len(set(pages)), (w.id, pages)
+
+
+def test_a_law_number_misread_by_the_ocr_is_orig_and_reg_in_its_head(seeds):
+    _, _, _, data = next(s for s in seeds if s[0].id == "fr-000")
+    doc = etree.fromstring(data)
+    heads = {h.get("n"): h for h in doc.iter(TEI + "head") if h.get("n")}
+    orig = {
+        n: "".join(h.find(".//t:orig", NS).itertext()) for n, h in heads.items() if h.find(".//t:orig", NS) is not None
+    }
+    reg = {n: h.findtext(".//t:reg", namespaces=NS) for n, h in heads.items() if h.find(".//t:reg", NS) is not None}
+    assert orig["10"] == "io»." and reg["10"] == "10."  # printed io»., read 10
+    assert orig["5"] == ".$." and reg["5"] == "5."
+    assert heads["11"].find(".//t:choice", NS) is None  # printed as read: the number alone
+    assert heads["4"].findtext("t:supplied", namespaces=NS) == "4"  # the witness opens inside law 4
+
+
+# the real printed style of a web transcription (the Whist code of 1900): page numbers in braces, footnote
+# markers glued to the text, italics typed as Markdown, and its footnotes in a file of their own
+WHIST_RAW = """{166}
+
+CARDS.
+
+9.--Two players drawing cards of equal value, which are not the two highest,
+draw again; if the equal cards are the two lowest, the new draw decides who
+is to deal.[49]
+
+10.--(_a_) Honours, _i.e._ Ace, King, Queen, and Knave of trumps, are thus
+reckoned.[51] {167}
+
+11.--The penalty for a revoke[59] takes precedence of all other scores.
+"""
+WHIST_NOTES = """[49] _Example._ A three, two sixes, and a knave are drawn. The two sixes
+draw again.
+
+If at the second draw, a lower card than the three is drawn, the three
+still retains its privileges.
+
+[51] _Vide_ Law 26.
+
+[59] _Vide_ Law 75.
+"""
+
+
+def test_footnotes_are_notes_at_their_markers_and_markdown_italics_are_hi(tmp_path, schemas):
+    from pipeline.clean import clean, load_resources
+    from pipeline.corpus import load_witnesses, witness_text
+    from pipeline.build import reading_text
+    from pipeline.model import WitnessResult
+    from pipeline.segment import segment
+
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "code.txt").write_text(WHIST_RAW, encoding="utf-8")
+    (tmp_path / "raw" / "code-notes.txt").write_text(WHIST_NOTES, encoding="utf-8")
+    (tmp_path / "witnesses.toml").write_text(
+        '[[witness]]\nid = "en-900"\nfile = "raw/code.txt"\ngame = "whist"\nlang = "en"\n'
+        'kind = "transcription"\ntitle = "Code"\npage = "166"\nnotes = "raw/code-notes.txt"\n',
+        encoding="utf-8",
+    )
+    (w,) = load_witnesses(tmp_path)
+    assert [n for n, _ in w.footnotes] == ["49", "51", "59"] and w.footnotes[1][1] == "_Vide_ Law 26."
+    cleaned = clean(witness_text(tmp_path, w), load_resources(ROOT / "corpus", "en"))
+    seg = segment(cleaned, w)
+    data = witness_tei(w, cleaned, seg, BUILD)
+    assert_valid(data, schemas)
+    doc = etree.fromstring(data)
+    body = doc.find("t:text/t:body", NS)
+    # each note stands at its marker, inside its law, the marker as printed pointing to it
+    law9 = next(d for d in body.iter(TEI + "div") if d.get("n") == "9")
+    note = law9.find(".//t:note[@n='49']", NS)
+    assert note is not None and note.get("place") == "foot" and len(note.findall("t:p", NS)) == 2
+    assert note.findtext("t:p/t:hi[@rend='italic']", namespaces=NS) == "Example."
+    ref = law9.find(".//t:ref[@type='footnote']", NS)
+    assert ref.text == "[49]" and ref.get("target") == "#" + note.get(XML_ID)
+    assert {n.get("n") for n in body.iter(TEI + "note")} == {"49", "51", "59"}
+    # italics as hi, no Markdown left in the text
+    assert [h.text for h in body.iter(TEI + "hi") if not any(a.tag == TEI + "note" for a in h.iterancestors())] == [
+        "a",
+        "i.e.",
+    ]
+    assert "_" not in "".join(body.itertext())
+    # one pb a page: the transcription's own {166} is the first page's
+    assert [p.get("n") for p in body.iter(TEI + "pb")] == ["166", "167"]
+    # the reading text has neither markers nor underscores, and the TEI reads back to it and to the raw text
+    back = read_tei(data)
+    assert back.reading_text == cleaned.text and back.diplomatic_text == cleaned.raw
+    assert "[49]" not in cleaned.text and "_" not in cleaned.text
+    assert "(a) Honours, i.e. Ace" in reading_text(WitnessResult(w, cleaned, seg))
+
+
+def test_a_notes_file_without_notes_is_a_one_line_error(tmp_path):
+    from pipeline.corpus import load_witnesses
+    from pipeline.errors import CorpusError
+
+    (tmp_path / "raw").mkdir()
+    (tmp_path / "raw" / "code.txt").write_text(WHIST_RAW, encoding="utf-8")
+    (tmp_path / "raw" / "notes.txt").write_text("Example. No marker here.\n", encoding="utf-8")
+    (tmp_path / "witnesses.toml").write_text(
+        '[[witness]]\nid = "en-900"\nfile = "raw/code.txt"\ngame = "whist"\nlang = "en"\n'
+        'kind = "transcription"\ntitle = "Code"\nnotes = "raw/notes.txt"\n',
+        encoding="utf-8",
+    )
+    with pytest.raises(CorpusError, match="no footnote found") as e:
+        load_witnesses(tmp_path)
+    assert "\n" not in str(e.value)
+
+
+def test_the_markup_pass_takes_out_glued_markers_and_markdown_only():
+    from pipeline.clean.markup import markup_edits
+
+    text = "if more than thirteen cards be dealt to any player.[6] See [3] and snake_case, the _minutiæ_ of it."
+    got = [(text[e.start : e.end], e.kind) for e in markup_edits(text)]
+    assert got == [("[6]", "footnote"), ("_", "markup"), ("_", "markup")]
+
+
+def test_no_footnote_marker_or_markdown_left_in_any_reading_text(seeds):
+    # (player.[6], deal.[49], _a_, _minutiæ_ were left in the reading texts; Six'e&t is junk a flag covers)
+    from pipeline import junk
+    from pipeline.build import reading_text
+    from pipeline.model import WitnessResult, offset_maps
+
+    for w, cleaned, seg, _ in seeds:
+        text = reading_text(WitnessResult(w, cleaned, seg))
+        assert not re.search(r"\[\d{1,3}\]|(?<!\w)_\w|\w_(?!\w)", text), w.id
+        _, r2c = offset_maps(cleaned.raw, cleaned.corrections)
+        flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cleaned.flags]
+        markup = [j for j in junk.junk_tokens(cleaned.text, lambda x: True) if j[3] == "markup inside a word"]
+        assert not junk.unflagged(markup, flagged), (w.id, markup)

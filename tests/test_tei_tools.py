@@ -104,3 +104,58 @@ def test_every_tei_file_renders_through_ceteicean(browser, tei_files, tmp_path):
     # the OCR witnesses show their repairs, the laws their printed numbers as heads
     assert seen["en-003"]["apps"] > 0 and "celui" in seen["fr-000"]["lems"]
     assert len(seen["en-003"]["heads"]) == 15
+
+
+VIEW_STATE = """() => {
+  const doc = document.getElementById("tei");
+  const shown = (el) => el.getClientRects().length > 0;
+  const heads = Array.from(doc.querySelectorAll("tei-div[type=law] > tei-head, tei-div[type=rule] > tei-head"));
+  return {
+    rendered: doc.hasAttribute("data-rendered"),
+    text: doc.innerText,
+    pbs: Array.from(doc.querySelectorAll("tei-pb")).filter(shown).length,
+    fws: Array.from(doc.querySelectorAll("tei-fw")).filter((f) => shown(f) && !f.parentElement.closest("tei-fw")).length,
+    notes: Array.from(doc.querySelectorAll("tei-note")).filter(shown).map((n) => n.innerText),
+    heads: Object.fromEntries(heads.map((h) => [h.getAttribute("n"), h.innerText.trim()])),
+    header: Array.from(doc.querySelectorAll("tei-teiheader")).filter(shown).length,
+  };
+}"""
+
+
+@pytest.mark.integration
+def test_the_site_shows_each_witness_tei_through_ceteicean_reading_view_first(browser, fresh_build):
+    out, _ = fresh_build
+    site = out / "site"
+    assert (site / "assets" / "CETEI.js").read_bytes() == CETEI.read_bytes()  # vendored, the pinned npm release
+    assert "Hugh Cayless" in (site / "assets" / "CETEI-LICENSE.md").read_text("utf-8")
+    assert 'href="../tei/en-004.html"' in (site / "witness" / "en-004.html").read_text(
+        "utf-8"
+    )  # found from the edition
+    page = browser.new_page()
+    errors: list[str] = []
+    page.on("pageerror", lambda e: errors.append(str(e)))
+    page.route("**/*", lambda route: route.abort() if not route.request.url.startswith("file:") else route.continue_())
+    states = {}
+    for wid in ("fr-000", "en-004", "fr-001"):
+        tei = etree.parse(str(out / "tei" / f"{wid}.xml"))
+        page.goto((site / "tei" / f"{wid}.html").as_uri())
+        page.wait_for_selector("#tei[data-rendered]")
+        reading = page.evaluate(VIEW_STATE)
+        page.check("#tei-show-ocr")
+        ocr = page.evaluate(VIEW_STATE)
+        # page breaks and running heads are visible, the header is not
+        assert reading["pbs"] == len(list(tei.iter(f"{{{TEI_NS}}}pb"))) >= 1, wid
+        assert reading["fws"] == len([f for f in tei.iter(f"{{{TEI_NS}}}fw") if f.getparent().tag != f"{{{TEI_NS}}}fw"])
+        assert reading["header"] == 0, wid
+        states[wid] = (reading, ocr)
+    page.close()
+    assert not errors, errors
+    reading, ocr = states["fr-000"]
+    # the reading by default, the OCR's form on demand: a misread law number, a repaired word
+    assert reading["heads"]["10"] == "10." and ocr["heads"]["10"] == "io»."
+    assert "arrive" in reading["text"] and "arrjve" not in reading["text"] and "arrjve" in ocr["text"]
+    reading, ocr = states["en-004"]
+    # footnotes at their markers, italics without their Markdown
+    assert len(reading["notes"]) == 14 and reading["notes"][0].startswith("Example. A three")
+    assert "_" not in reading["text"] and "[49]" not in reading["text"] and "[49]" in ocr["text"]
+    assert states["fr-001"][0]["heads"]["rule 1"] == "rule 1"  # the editor's head of an unnumbered rule

@@ -353,6 +353,7 @@ def _build_into(
             glossary=load_glossary(corpus_dir / "glossary.csv"),
             edition=build_info.edition,
             data_files=data_files,
+            teis={s.witness.id: (staging.dir / "tei" / f"{s.witness.id}.xml").read_bytes() for s in slims},
         ).items():
             staging.write(f"site/{rel}", data)
         for src, dest in site_copies(site_results, data_files):  # what the pages link to, inside site/

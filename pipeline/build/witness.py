@@ -125,7 +125,7 @@ def reading_text(result: WitnessResult) -> str:
                     # the first of them, its segment, not the whole law's text with the clauses in it again)
                     lead = " ".join(text[seg.start : seg.end].split())
                     lead = lead[len(law.printed) :].strip() if lead.startswith(law.printed) else lead
-                    if lead and law.text.startswith(lead):
+                    if law.text.startswith(lead):  # (empty: the law opens with its first clause)
                         body = lead
                 number = law.label if law.label[:1].isdigit() else law.number  # "12a" for a lettered law
                 paras.append(f"{number}. {body}".strip())

@@ -25,6 +25,7 @@ from .hyphenation import HYPHENATION
 from .layout import DEBRIS_LINES, RUNNING_HEADS
 from .lmwords import LM_WORDS
 from .longs import LONG_S
+from .markup import TRANSCRIPTION_MARKUP
 from .normalise import CONTROL, FTFY, GLYPHS
 from .passes import Pass
 from .phrases import PHRASES
@@ -37,6 +38,7 @@ REGISTRY: tuple[Pass, ...] = (
     GLYPHS,  # long s and other historical letter forms
     DEBRIS_LINES,  # lines in another script, web-debris patterns
     RUNNING_HEADS,  # running heads and page numbers -> page breaks
+    TRANSCRIPTION_MARKUP,  # a transcription's footnote markers and Markdown italics
     HYPHENATION,  # end-of-line and inline hyphen joins
     LONG_S,  # the long s read as f, where the text shows the pattern (eft, fon, foit)
     BOUNDARIES,  # word boundaries: a line-end hyphen lost, a mark inside a word, two words run together

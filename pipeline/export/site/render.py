@@ -14,6 +14,7 @@ from ...model import Law, Link, WitnessResult
 from ..tei.config import EditionInfo
 from ..tables import TABLES
 from .rows import SiteConfig, data_href, rules_by_law, witness_href
+from .teiview import tei_pages, tei_view_href
 from .views import (
     data_what,
     diplomatic_view,
@@ -125,6 +126,7 @@ def _witness_html(
     rules_of: Mapping[str, list],
     config: SiteConfig,
     edition: EditionInfo = EditionInfo(),
+    tei_view: str = "",
 ) -> str:
     w = r.witness
     meta_rows = [
@@ -155,6 +157,7 @@ def _witness_html(
         "meta": [(k, v) for k, v in meta_rows if v not in ("", None)],
         "kinds": ", ".join(f"{k} {n}" for k, n in sorted(kinds.items())),
     }
+    view["tei_view"] = tei_view  # the page of its TEI file through CETEIcean, when the site has one
     view["downloads"] = download_links(w.id, "../", config)
     view["tables"] = table_links("../", config)
     return _render(
@@ -192,8 +195,12 @@ def render_site(
     glossary: Sequence = (),
     edition: EditionInfo = EditionInfo(),
     data_files: Sequence[str] = (),
+    teis: Mapping[str, bytes] | None = None,
 ) -> dict[str, bytes]:
     """The static site: {relative path under outputs/site/: bytes} (pure and deterministic).
+
+    ``teis`` (witness id -> its TEI file) adds a CETEIcean page of each (:mod:`.teiview`), linked from the
+    witness's page.
 
     ``glossary`` (``load_glossary``) lets the search find a law through the other language's terms;
     ``edition`` names the edition in the "cite this law" boxes and every page's footer; ``data_files`` (paths
@@ -204,10 +211,12 @@ def render_site(
     rules_of = rules_by_law(rules, law_by_id)
     out: dict[str, bytes] = {}
     out["index.html"] = _index_html(results, links, law_by_id, config, glossary, data_files, edition).encode("utf-8")
+    teis = teis or {}
     for r in results:
-        out[f"witness/{r.witness.id}.html"] = _witness_html(r, links, law_by_id, rules_of, config, edition).encode(
-            "utf-8"
-        )
+        view = tei_view_href(r.witness.id) if r.witness.id in teis else ""
+        page = _witness_html(r, links, law_by_id, rules_of, config, edition, view)
+        out[f"witness/{r.witness.id}.html"] = page.encode("utf-8")
+    out.update(tei_pages(teis, _render, config))
     for name in ASSET_FILES:
         out[f"assets/{name}"] = (ASSETS_DIR / name).read_bytes()
     return out

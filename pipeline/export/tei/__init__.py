@@ -41,10 +41,22 @@ Encoding conventions (each one is round-trippable, see ``read_tei``):
   does); ``reg`` is the modern form for search.
 * ``Cleaned.flags`` (words left as printed for review) are ``<seg type="flag" cert=.. xml:id=..>``;
   the reason and candidates are listed in ``back/div[@type="flags"]`` (``ref/@target`` to the seg).
-* Footnote markers that stay in the text ("[6]") are ``<ref type="footnote" n="6">[6]</ref>``.
+* Footnote markers that stay in the text ("[6]") are ``<ref type="footnote" n="6">[6]</ref>``; a marker the
+  cleaning took out of the reading text (a ``footnote`` correction) is that ref in ``sic``, and where the
+  witness names its notes file (``notes`` in ``corpus/witnesses.toml``) the note itself follows at that place,
+  ``<note type="footnote" place="foot" n="49" xml:id="<witness>.note-49">`` (its paragraphs as ``p``), the
+  ref pointing to it.  Notes are in neither the reading nor the diplomatic view of the text.
+* Italics a transcription typed as Markdown (``markup`` corrections, ``_a_``) are ``<hi rend="italic">a</hi>``,
+  the underscores left out (the diplomatic view of read.py gives them back); in a note's text too.
 * Laws are ``div type="law|clause|rule" n=.. xml:id=<law id>``; clauses nest in their parent
   law's div.  The printed number (the part of the law's span before ``Law.text``) is
-  ``<num type="law" value="10">...</num>`` (the printed form inside, with its correction if any);
+  ``<num type="law" value="10">...</num>`` (the printed form inside, with its correction if any) in the
+  div's ``head``; a number printed otherwise than read (``io».``) is
+  ``<choice><orig>io».</orig><reg resp="#pipeline" type="number">10.</reg></choice>`` inside the ``num``.
+  A law or rule with no printed number (an unnumbered rule, a witness that opens inside a law) has the
+  editor's head, ``<head n=..><supplied reason=..>rule 1</supplied></head>``, in neither view.
+* One ``pb`` a page: the body opens with the first page's ``pb`` unless the text opens with its own page
+  break (a transcription's ``{166}``).
   headings are ``div type="section"`` with ``head``; other material ``div type="front|other"``.
   Whitespace between laws is kept verbatim at the end of the preceding paragraph, so the reading
   view gives back the cleaned text exactly.

@@ -116,6 +116,8 @@ class TeiConfig:
     cert_high: float = 0.9  # confidence >= this: cert="high"
     cert_medium: float = 0.6  # confidence >= this: cert="medium"; below: "low"
     footnote_pattern: str = r"\[(\d{1,3})\]"  # footnote markers left in the text -> ref
+    # italics typed as Markdown in a footnote's text ("_Vide_ Law 26.") -> hi[@rend='italic']
+    italic_pattern: str = r"(?<![^\W_])_(?=[^\s_])([^_]+?)(?<=[^\s_])_(?![^\W_])"
     # printed hyphen characters and the @rend word that names them on lb
     hyphens: tuple[tuple[str, str], ...] = (
         ("-", "hyphen"),

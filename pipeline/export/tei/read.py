@@ -57,8 +57,11 @@ def _views(e: etree._Element, hyph: Mapping[str, str], skip=()) -> tuple[str, st
         if rend and rend not in hyph:
             raise TeiError(f"lb/@rend={rend!r} names no known hyphen")
         return ("" if e.get("break") == "no" else " "), (hyph.get(rend, "") if rend else "") + "\n"
-    if tag == "pb":
+    if tag in ("pb", "note", "supplied"):  # the page, a footnote's text, the editor's words: not the witness's
         return "", ""
+    if tag == "hi" and e.get("rend") == "italic":  # italics a transcription typed as Markdown: "_a_"
+        r, d = _content(e, hyph, skip)
+        return r, f"_{d}_"
     if tag == "g" and e.get("type") == CONTROL_G:  # (a character of the scan XML cannot hold: fill_diplomatic)
         n = e.get("n", "")
         if not re.fullmatch(r"U\+[0-9A-F]{4,6}", n):

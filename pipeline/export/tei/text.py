@@ -15,6 +15,7 @@ from ...model import Cleaned, Correction, PageBreak, replay
 from ...textnorm import common_affixes
 from .config import BuildInfo, TeiConfig, TeiError, cert_level
 from .xml import (
+    XML_ID,
     XML_ILLEGAL,
     append_node,
     append_text,
@@ -27,6 +28,7 @@ from .xml import (
 )
 
 LAYOUT_KINDS = ("hyphenation", "whitespace", "running_head")  # may become lb / pb / fw
+MARKER_KINDS = ("debris", "footnote")  # a footnote marker these took out of the text is a ref (and its note)
 
 
 # --------------------------------------------------------------------------- tokens
@@ -170,12 +172,56 @@ def _with_page_breaks(toks: list[Token], page_breaks: Sequence[PageBreak], text_
 class CorrectionEncoder:
     """Encodes one correction group as TEI nodes (str or elements)."""
 
-    def __init__(self, build: BuildInfo, config: TeiConfig, ocr: bool = False):
+    def __init__(
+        self,
+        build: BuildInfo,
+        config: TeiConfig,
+        ocr: bool = False,
+        notes: Sequence[tuple[str, str]] = (),
+        note_prefix: str = "note",
+    ):
         self.build = build
         self.config = config
         self.ocr = ocr  # repairs are OCR misreadings: app/lem/rdg, not sic/corr
         self.rend_of = dict(config.hyphens)
         self.footnote = re.compile(config.footnote_pattern)
+        self.italic = re.compile(config.italic_pattern)
+        self.notes = dict(notes)  # marker number -> the note's text (the witness's notes file)
+        self.note_prefix = note_prefix
+        self.notes_placed: set[str] = set()
+
+    def note_id(self, n: str) -> str:
+        return f"{self.note_prefix}.note-{n}"
+
+    def marker(self, parent: etree._Element, d: str) -> bool:
+        """A footnote marker as printed ("[49]") as a ref to its note, if ``d`` is one."""
+        m = self.footnote.fullmatch(d)
+        if not m:
+            return False
+        attrs = {"type": "footnote", "n": m.group(1)}
+        if m.group(1) in self.notes:
+            attrs["target"] = "#" + self.note_id(m.group(1))
+        subelement(parent, "ref", attrs, d)
+        return True
+
+    def note(self, n: str) -> etree._Element:
+        """The footnote ``n`` at its marker: note[@place='foot'], its paragraphs as p, its italics as hi."""
+        note = tei_element("note", {"type": "footnote", "place": "foot", "n": n})
+        if n not in self.notes_placed:  # (a marker printed twice: one note, the second points back)
+            note.set(XML_ID, self.note_id(n))
+        self.notes_placed.add(n)
+        paras = self.notes[n].split("\n\n")
+        for para in paras:
+            self._italics(note if len(paras) == 1 else subelement(note, "p"), para)
+        return note
+
+    def _italics(self, el: etree._Element, s: str) -> None:
+        pos = 0
+        for m in self.italic.finditer(s):
+            append_text(el, safe_xml_text(s[pos : m.start()]))
+            subelement(el, "hi", {"rend": "italic"}, safe_xml_text(m.group(1)))
+            pos = m.end()
+        append_text(el, safe_xml_text(s[pos:]))
 
     def lb(self, d: str, r: str) -> etree._Element | None:
         """lb for a printed line break (optionally after a hyphen) read as "" or " "."""
@@ -200,10 +246,7 @@ class CorrectionEncoder:
             return self.app(d, r, kind, method, conf)
         ch = tei_element("choice")
         sic = subelement(ch, "sic")
-        m = self.footnote.fullmatch(d)
-        if m and kind == "debris":
-            subelement(sic, "ref", {"type": "footnote", "n": m.group(1)}, d)
-        else:
+        if not (kind in MARKER_KINDS and self.marker(sic, d)):
             fill_diplomatic(sic, d)
         attrs = {"resp": self.build.resp, "cert": cert_level(conf, self.config), "type": teidata_word(kind)}
         if method:
@@ -227,10 +270,7 @@ class CorrectionEncoder:
         else:
             lem.text = safe_xml_text(r) or None
         rdg = subelement(app, "rdg", {"wit": "#ocr"})
-        m = self.footnote.fullmatch(d)
-        if m and kind == "debris":
-            subelement(rdg, "ref", {"type": "footnote", "n": m.group(1)}, d)
-        else:
+        if not (kind in MARKER_KINDS and self.marker(rdg, d)):
             fill_diplomatic(rdg, d)
         return app
 
@@ -255,8 +295,13 @@ class CorrectionEncoder:
     def encode(self, tok: Token) -> list:
         d, r = tok.before, tok.after
         if not tok.pbs:
-            return self.plain(d, r, tok.corrs)[0]
-        return self._with_pbs(d, r, tok.rs, sorted(tok.pbs, key=lambda p: p.raw_start), tok.corrs)[0]
+            nodes = self.plain(d, r, tok.corrs)[0]
+        else:
+            nodes = self._with_pbs(d, r, tok.rs, sorted(tok.pbs, key=lambda p: p.raw_start), tok.corrs)[0]
+        m = self.footnote.fullmatch(d.strip())
+        if m and m.group(1) in self.notes and any(c.kind == "footnote" for c in tok.corrs):
+            nodes.append(self.note(m.group(1)))  # the note at its marker's place
+        return nodes
 
     def _with_pbs(self, d: str, r: str, offset: int, pbs: list[PageBreak], corrs) -> tuple[list, int]:
         if not pbs:

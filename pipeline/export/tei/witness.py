@@ -31,6 +31,8 @@ from .xml import (
 
 # --------------------------------------------------------------------------- witness TEI
 
+NUMBER_TERMINATORS = ".-—–:) \t"  # what may follow a printed law number ("10.--", "3)")
+
 
 def _ancestors(law: Law, by_id: Mapping[str, Law]) -> list[str]:
     chain = [law.id]
@@ -69,6 +71,33 @@ def _number_prefix(text: str, law: Law) -> tuple[int, ...]:
                 full += 1
             return (end, full) if end != full else (end,)
     return ()
+
+
+def read_number(printed: str, law: Law) -> str | None:
+    """The number of a law as read, with its printed terminator ("10." for "io»."), when its printed form in the
+    reading text is not that number ("io»", ".$", "1 2$"); None when it is (the cleaning may have repaired it)."""
+    printed = printed.strip()
+    if law.kind != "law" or law.number is None or not printed:
+        return None
+    core = printed.rstrip(NUMBER_TERMINATORS)
+    label = law.label if law.label[:1].isdigit() else str(law.number)
+    if not core or core == label or core.endswith(" " + label):  # "12a", "Law 37", "Art. 12"
+        return None
+    return label + printed[len(core) :]
+
+
+def _is_markup(t: Token) -> bool:
+    return t.kind == "edit" and bool(t.corrs) and all(c.kind == "markup" for c in t.corrs) and t.before == "_"
+
+
+def _italic_maker(parent: etree._Element) -> etree._Element:
+    return subelement(parent, "hi", {"rend": "italic"})
+
+
+def _walk(wraps: list["_Wrap"]):
+    for w in wraps:
+        yield w
+        yield from _walk(w.children)
 
 
 @dataclass
@@ -122,9 +151,18 @@ class _Content:
     """The mixed content of blocks: tokens as text and correction markup, with the num / reg / flag /
     footnote wrappers around them.  Collects the flagged words for the back matter."""
 
-    def __init__(self, cleaned: Cleaned, toks: list[Token], build: BuildInfo, config: TeiConfig, ocr: bool = False):
+    def __init__(
+        self,
+        cleaned: Cleaned,
+        toks: list[Token],
+        build: BuildInfo,
+        config: TeiConfig,
+        ocr: bool = False,
+        notes: tuple[tuple[str, str], ...] = (),
+    ):
         self.c, self.toks, self.b, self.cfg = cleaned, toks, build, config
-        self.enc = CorrectionEncoder(build, config, ocr=ocr)
+        self.enc = CorrectionEncoder(build, config, ocr=ocr, notes=notes, note_prefix=cleaned.witness_id)
+        self.italic_marks: set[int] = set()  # the tokens of the underscores an hi stands for (not emitted)
         self.flag_notes: list[tuple[str, Flag]] = []
         # (a book's law can hold thousands of tokens and of records: each record's tokens and each block's records
         # are found by bisection over these sorted offsets, not by a scan of the block or of every record)
@@ -178,7 +216,7 @@ class _Content:
             for end in _number_prefix(self.c.text, law):
                 r = self._range(lo, hi, law.start, end, clean=True)
                 if r:
-                    wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law), []))
+                    wraps.append(_Wrap(r[0], r[1], 0, self._num_maker(law, self.c.text[law.start : end]), []))
                     break
         rlo = min(self.toks[k].rs for k in range(lo, hi))  # the block's raw extent: only records inside it
         rhi = max(self.toks[k].re for k in range(lo, hi))  # can be wrapped here (skips the rest cheaply)
@@ -203,7 +241,12 @@ class _Content:
             r = self._range(lo, hi, m.start(), m.end(), clean=True)
             if r and all(self.toks[k].kind == "char" for k in range(*r)):
                 wraps.append(_Wrap(r[0], r[1], 3, self._ref_maker(m.group(1)), []))
-        self.emit(parent, lo, hi, _forest(wraps))
+        marks = [k for k in range(lo, hi) if _is_markup(self.toks[k])]
+        for a, b in zip(marks[0::2], marks[1::2]):  # the underscores of Markdown italics, in pairs
+            wraps.append(_Wrap(a, b + 1, 4, _italic_maker, []))
+        forest = _forest(wraps)
+        self.italic_marks |= {k for w in _walk(forest) if w.make is _italic_maker for k in (w.i, w.j - 1)}
+        self.emit(parent, lo, hi, forest)
 
     def emit(self, parent: etree._Element, i: int, j: int, wraps: list[_Wrap]) -> None:
         k = i
@@ -227,6 +270,8 @@ class _Content:
             t = self.toks[k]
             if t.kind == "char":
                 buf.append(t.text)
+            elif t.kind == "edit" and k in self.italic_marks:
+                pass  # an underscore of Markdown italics: the hi around its text stands for it
             elif t.kind == "edit":
                 flush()
                 for node in self.enc.encode(t):
@@ -238,12 +283,19 @@ class _Content:
             k += 1
         flush()
 
-    def _num_maker(self, law: Law):
+    def _num_maker(self, law: Law, printed: str):
         def make(parent):
             attrs = {"type": law.kind}
             if law.number is not None and law.kind == "law":
                 attrs["value"] = str(law.number)
-            return subelement(parent, "num", attrs)
+            num = subelement(parent, "num", attrs)
+            reg = read_number(printed, law)
+            if reg is None:
+                return num
+            choice = subelement(num, "choice")  # a number misread by the OCR: as printed, and as read
+            orig = subelement(choice, "orig")
+            subelement(choice, "reg", {"resp": self.b.resp, "type": "number"}, reg)
+            return orig
 
         return make
 
@@ -371,6 +423,10 @@ class _Structure:
         self.emitted_ids[law.id] = count
         if count == 1:
             div.set(XML_ID, law.id)
+            if law.kind in ("law", "rule") and not law.printed:  # no number printed: the editor's head
+                head = subelement(div, "head", {"n": div_n(law)})
+                reason = "unnumbered rule" if law.kind == "rule" else "number not printed in the witness"
+                subelement(head, "supplied", {"reason": teidata_word(reason), "resp": self.content.b.resp}, law.label)
         else:  # a law interrupted by other material: its next part points back
             prev = law.id if count == 2 else f"{law.id}.part-{count - 1}"
             div.set(XML_ID, f"{law.id}.part-{count}")
@@ -433,9 +489,21 @@ class _WitnessWriter:
     def __init__(self, witness: Witness, cleaned: Cleaned, segmented: Segmented, build: BuildInfo, config: TeiConfig):
         self.w, self.c, self.s, self.b, self.cfg = witness, cleaned, segmented, build, config
         self.toks = witness_tokens(cleaned, config)
-        self.content = _Content(cleaned, self.toks, build, config, ocr=witness.kind in config.ocr_kinds)
+        self.content = _Content(
+            cleaned, self.toks, build, config, ocr=witness.kind in config.ocr_kinds, notes=witness.footnotes
+        )
         self.structure = _Structure(cleaned, segmented, self.toks, self.content)
         self.omitted = [t for t in self.toks if t.kind == "omit"]
+
+    def _starts_with_page_break(self) -> bool:
+        """The text opens with a page break of its own (a transcription's "{166}"): that pb is the first page's."""
+        for t in self.toks:
+            if t.pbs:
+                return True
+            if t.kind == "omit" or (t.kind == "char" and not t.text.strip()):
+                continue
+            return False
+        return False
 
     def build(self) -> bytes:
         w = self.w
@@ -445,9 +513,10 @@ class _WitnessWriter:
         text = subelement(root, "text")
         text.set(XML_LANG, w.lang)
         body = subelement(text, "body")
-        subelement(body, "pb", {"n": w.page} if w.page else {})  # the first page (later pages: where they break)
+        if not self._starts_with_page_break():  # the first page (later pages: where they break)
+            subelement(body, "pb", {"n": w.page} if w.page else {})
         self.structure.body(body)
-        if len(body) == 1:
+        if all(child.tag == T + "pb" for child in body):  # no text: an empty paragraph keeps the body valid
             subelement(body, "p")
         if self.content.flag_notes:
             back = subelement(text, "back")

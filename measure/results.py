@@ -538,6 +538,10 @@ def bench_build_section(d: Json | None, linearity: Sequence[tuple[str, Json]]) -
             f" {'yes' if books.get('within_bounds') else 'no'}.",
             "",
         ]
+        out += [
+            f"The {f['kind']} book of {f['ocr_mb']} MB did not build: {f['error']}" for f in books.get("failed", [])
+        ]
+        out += [""] if books.get("failed") else []
     return out
 
 

@@ -234,3 +234,28 @@ def test_outputs_are_deterministic_documented_and_round_trip():
     voc = resources().vocabulary
     for term in (*voc.outcomes, *voc.penalties, *voc.parties, *(e.name for e in voc.events)):
         assert f"`{term}`" in readme, term
+
+
+def test_a_code_whose_numbering_restarts_per_section_reaches_the_rule_table():
+    """A treatise that numbers each section's laws from 1 gives the k-th law of a number the id ``law-<n>-<k>``;
+    the rule table reads those ids (a book of two sections once stopped the build at the rule table)."""
+    from pipeline.extract import extract_annotations
+    from pipeline.model import Cleaned, Witness
+    from pipeline.rules import parse_law_id
+    from pipeline.segment import SegmentConfig, segment
+
+    text = (
+        "OF DEALING.\n1. If a card be exposed during the deal, there must be a new deal.\n"
+        "2. If the dealer deal out of turn, the deal may be stopped before the trump card is turned.\n"
+        "OF PLAYING.\n1. If a player revoke, the adversaries add three tricks to their score.\n"
+        "2. If a player lead out of turn, his adversaries may call the card played in error.\n"
+    )
+    w = Witness("en-restart", "raw/x.txt", "whist", "en", "ocr", "test")
+    laws = segment(Cleaned(w.id, text, text), w, SegmentConfig()).laws
+    ids = [law.id for law in laws]
+    assert "whist.en-restart.law-1-2" in ids and "whist.en-restart.law-2-2" in ids
+    assert [parse_law_id(i)[2] for i in ids] == [law.number for law in laws]
+    readings = extract_annotations(laws, resources(), CORPUS)
+    t = build_rule_table(laws, readings, (), resources=resources())
+    cited = {c.law_id: c.number for r in t.rows for c in r.citations}
+    assert cited.get("whist.en-restart.law-2-2") == 2  # the lead out of turn, second law of the second section

@@ -14,7 +14,8 @@ from ..model import Law
 from .vocabulary import CURATED, AnnotationError, Pattern, Ruling, Vocabulary, load_vocabulary, read_toml
 
 _LAW_ID = re.compile(
-    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?P<letter>[a-z])?(?:\.(?P<clause>[a-z]+))?|rule-(?P<k>\d+))$"
+    r"^(?P<game>[a-z]+)\.(?P<witness>[a-z0-9-]+)\.(?:law-(?P<n>\d+)(?P<letter>[a-z])?(?:-(?P<occurrence>\d+))?(?:\.(?P<clause>[a-z]+))?"
+    r"|rule-(?P<k>\d+))$"
 )
 
 
@@ -40,11 +41,13 @@ class Annotation:
 
 
 def parse_law_id(law_id: str) -> tuple[str, str, int | None]:
-    """``"ecarte.fr-000.law-6"`` -> ``("ecarte", "fr-000", 6)``; clauses give the law's number, rules None."""
+    """``"ecarte.fr-000.law-6"`` -> ``("ecarte", "fr-000", 6)``; clauses give the law's number, rules None. The k-th
+    law of one number in a witness whose numbering restarts (``law-2-3``, see :mod:`pipeline.segment`) gives its
+    number too."""
     m = _LAW_ID.match(law_id)
     if not m:
         raise AnnotationError(
-            f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[<letter>][.<x>] or <game>.<witness>.rule-<k>"
+            f"malformed law id {law_id!r}; expected <game>.<witness>.law-<n>[<letter>][-<k>][.<x>] or <game>.<witness>.rule-<k>"
         )
     return m["game"], m["witness"], int(m["n"]) if m["n"] else None
 

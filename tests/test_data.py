@@ -212,6 +212,7 @@ def test_datasette_opens_the_database_with_its_metadata_and_facets_on_a_list(out
     """In process, as ``datasette outputs/`` serves it: the metadata's licence and descriptions on the pages, a
     facet over the items of a list column (the pages a law spans), the canned queries answering."""
     import asyncio
+    import concurrent.futures
 
     from datasette.app import Datasette
 
@@ -242,7 +243,9 @@ def test_datasette_opens_the_database_with_its_metadata_and_facets_on_a_list(out
         query = await ds.client.get("/cardlaws/laws_on_a_page.json?_shape=array&witness=en-004&page=171")
         return page, facets, default, query
 
-    page, facets, default, query = asyncio.run(visit())
+    # in a thread of its own: a browser test of the same worker may leave an event loop running in this one
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        page, facets, default, query = pool.submit(asyncio.run, visit()).result()
     assert page.status_code == 200
     text = html.unescape(page.text)
     assert (

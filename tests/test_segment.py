@@ -589,3 +589,17 @@ def test_lettered_laws_are_laws_of_their_own():
     assert all(law.confidence == 1.0 for law in s.laws)  # 12 → 12a → 12b → 13 has no gap
     # a letter out of order, or after a number that is not the law before it, stays text
     assert numbers(seg_text("12.--A law.\n\n12b.--Text.\n\n13.--Another law.\n")) == [12, 13]
+
+
+def test_a_law_named_in_lower_case_inside_a_law_is_a_reference_not_a_new_law():
+    text = "34. The dealer cuts.\n35. He deals as in rule 37.\n"
+    s = seg_text(text)
+    assert numbers(s) == [34, 35]
+    assert s.laws[1].text.endswith("as in rule 37.")
+    assert numbers(seg_text("Rule 7. The pack is cut.\nRule 8. The deal passes.\n")) == [7, 8]
+
+
+def test_a_number_after_a_bracket_inside_a_sentence_is_text():
+    # a footnote marker after the full stop ends the sentence; a bracket inside the sentence does not
+    assert numbers(seg_text("34. The cards are cut.\n35. The [6] 37.\n")) == [34, 35]
+    assert numbers(seg_text("34. The cards are cut.[6] 35. The deal passes.\n")) == [34, 35]

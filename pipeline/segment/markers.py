@@ -245,6 +245,19 @@ def _readings(tok: str, lex: MarkerLexicon, max_number: int) -> tuple[Reading, .
     return tuple(sorted(best.values(), key=lambda r: (r.cost, r.number)))
 
 
+def _closes_a_sentence(text: str, i: int) -> bool:
+    """Whether the bracket closing at ``i`` ends a sentence: what stands before its opening bracket does
+    ("dealer.[54] 30." and a line's "(a) 3." do; "the [6] 37." does not). Unmatched on its line: it does."""
+    opening = "(" if text[i] == ")" else "["
+    j = text.rfind(opening, text.rfind("\n", 0, i) + 1, i)
+    if j < 0:
+        return True
+    k = j - 1
+    while k >= 0 and text[k] in " \t":
+        k -= 1
+    return k < 0 or text[k] == "\n" or text[k] in SENTENCE_END
+
+
 def _context(text: str, pos: int, cfg: SegmentConfig) -> tuple[float, str]:
     i = pos - 1
     while i >= 0 and text[i] in " \t":
@@ -252,6 +265,8 @@ def _context(text: str, pos: int, cfg: SegmentConfig) -> tuple[float, str]:
     if i < 0 or text[i] == "\n":
         return cfg.line_start_score, "line start"
     c = text[i]
+    if c in ")]" and i < pos - 1 and not _closes_a_sentence(text, i):
+        return cfg.mid_sentence_score, "mid-sentence"  # "the [6] 37.": a bracket inside a sentence ends nothing
     if c in SENTENCE_END and i < pos - 1:
         return cfg.sentence_start_score, "sentence start"
     if c in "—–":
@@ -307,6 +322,8 @@ def candidates(text: str, cfg: SegmentConfig) -> list[Candidate]:
             readings: tuple[Reading, ...] = ()
             style = "arabic"
             if kind == "prefixed":
+                if m.group("prefix")[:1].islower():  # "as in rule 7.", "by law 36": a reference, never a heading
+                    continue
                 score += lex.prefix_bonus
                 if not term:  # "ARTICLE PREMIER" + line end, "Law 37 —"
                     rest = text[m.end() : m.end() + 3].lstrip(" \t")

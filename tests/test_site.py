@@ -611,3 +611,14 @@ def test_diplomatic_view_shows_a_control_character_of_the_scan_as_its_picture():
     dip = lxml.html.fromstring(page).get_element_by_id("diplomatic")
     assert dip.text_content() == raw.replace("\x0b", "\u240b").replace("\x0c", "\u240c")
     assert not re.search(r"[\x00-\x08\x0b\x0c\x0e-\x1f]", page)
+
+
+def test_a_norm_of_the_rule_table_reads_as_a_sentence_on_the_site():
+    from pipeline.export.site.views import ruling_sentence
+
+    norm = {"game": "whist", "ruleset": "canonical", "event": "shuffling", "facts": {"force": "forbidden"}}
+    assert (
+        ruling_sentence({**norm, "outcome": "forbidden"}) == "In the canonical rules of whist, shuffling is forbidden."
+    )
+    remedy = {"game": "ecarte", "event": "cut_not_shown", "outcome": "lose_deal"}
+    assert ruling_sentence(remedy) == "Of ecarte, when cut not shown, the outcome is: lose deal."

@@ -54,11 +54,19 @@ def ruling_sentence(row: Mapping) -> str:
         if x
     )
     when = _words(row.get("event") or row.get("rule_id") or "")
+    raw_facts = row.get("facts")
+    norm = ""
+    if isinstance(raw_facts, Mapping) and "force" in raw_facts and when:
+        # a norm, how the game is conducted: "In the canonical rules of whist, shuffling is forbidden"
+        others = _words({k: v for k, v in raw_facts.items() if k != "force"})
+        norm = f"{when} is {_words(raw_facts['force'])}" + (f" ({others})" if others else "")
     facts = _words(row.get("facts") or "")
     cond = f"when {when}" + (f" ({facts})" if facts else "") if when else ""
     head = ", ".join(x for x in (lead, cond) if x)
     outcome = _words(row.get("outcome") or "")
-    if outcome:
+    if norm:
+        parts.append(f"{lead}, {norm}" if lead else norm[:1].upper() + norm[1:])
+    elif outcome:
         parts.append((head + ", the outcome is: " if head else "The outcome is: ") + outcome)
     elif head:
         parts.append(head)

@@ -247,7 +247,7 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
     """One witness of each size (MB) and kind built alone, in this process (a one-witness build maps nothing; a
     cluster's worker restart between stages failed on this loaded machine): wall time, peak memory, and the time
     ratio per doubling. Each book is the laws of the longest real witness shuffled, repeated and re-noised as the
-    bench corpus is; a ``numbered`` book prints each round of them as a section numbered from 1, as a book of
+    bench corpus is; a ``numbered`` book prints each pass through them as a section numbered from 1, as a book of
     several codes is printed (numbered on past any code's numbers, a book became one law of megabytes); a
     ``prose`` book prints them as running text, two to five laws to a paragraph and no number at all."""
     src = max(sources, key=lambda s: sum(map(len, s.laws)))
@@ -271,13 +271,13 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
                 b = timed_build(corpus, 0, None)
             except PipelineError as exc:  # (a book the pipeline cannot build: said, and the series goes on)
                 print(f"        FAILED: {exc}", flush=True)
-                failed.append({"kind": kind, "mb": mb, "ocr_mb": round(size, 2), "error": str(exc)})
+                failed.append({"kind": kind, "mb": mb, "ocr_mb": float(f"{size:.2f}"), "error": str(exc)})
                 before = None
                 continue
             row = {
                 "kind": kind,
                 "mb": mb,
-                "ocr_mb": round(size, 2),
+                "ocr_mb": float(f"{size:.2f}"),
                 "wall_s": b["wall_s"],
                 "cpu_s": b["cpu_s"],
                 "worker_peak_mib": b["worker_peak_mib"],
@@ -287,8 +287,8 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
                 "stages_s": b["stages_s"],
             }
             if before:
-                row["time_ratio"] = round(b["wall_s"] / max(before["wall_s"], 1e-9), 2)
-                row["cpu_ratio"] = round(b["cpu_s"] / max(before["cpu_s"], 1e-9), 2)
+                row["time_ratio"] = float(f"{b['wall_s'] / max(before['wall_s'], 1e-9):.2f}")
+                row["cpu_ratio"] = float(f"{b['cpu_s'] / max(before['cpu_s'], 1e-9):.2f}")
             rows.append(row)
             before = row
             print(

@@ -106,7 +106,7 @@ def synthetic_witness(
     source: SourceLaws, model: NoiseModel, seed: int, target_bytes: int, sections: bool = False, prose: bool = False
 ) -> str:
     """The source's laws shuffled, numbered, repeated to about ``target_bytes``, laid out and re-noised;
-    ``sections``: each round of the laws is a section of its own with a heading, numbered from 1 again,
+    ``sections``: each pass through the laws is a section of its own with a heading, numbered from 1 again,
     as a book of several codes prints them (without, a book numbers its laws past any real code's);
     ``prose``: no number at all, two to five laws to a paragraph, as a treatise tells the rules."""
     rng = random.Random(seed)

@@ -9,7 +9,7 @@ reading of the witness named before it (``en003`` + ``modern`` -> ``en-003m``).
 
 Input laws: ``outputs/laws.csv`` when it exists (``--laws pipeline``, the default when present);
 otherwise laws split from the gold reading texts (``--laws gold``) or from the raw seeds
-(``--laws raw``); the splitting helpers below are for development and tests only.
+(``--laws raw``); the splitting functions below are for development and tests only.
 
 Development golds written by us (``tests/fixtures/align/*.csv``, same format; NOT shared gold) are reported
 separately: the French whist rules fr-001 against Foster's laws en-002, and three small codes written for the purpose
@@ -476,8 +476,8 @@ def reading_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str], 
             else:
                 r["wrong"].append(f"{law.id}: outcome {outcome}, read {p.summary()}")
     for r in out.values():
-        r["event_accuracy"] = round(r["event_right"] / r["events"], 4) if r["events"] else None
-        r["outcome_accuracy"] = round(r["outcome_right"] / r["outcomes"], 4) if r["outcomes"] else None
+        r["event_accuracy"] = float(f"{r['event_right'] / r['events']:.4f}") if r["events"] else None
+        r["outcome_accuracy"] = float(f"{r['outcome_right'] / r['outcomes']:.4f}") if r["outcomes"] else None
     return out
 
 

@@ -52,7 +52,7 @@ def coverage(laws: Sequence[Law], corpus_dir: Path) -> dict[str, dict]:
         out[c.witness] = {
             "laws": c.laws,
             "cited": c.cited,
-            "coverage": round(c.cited / c.laws, 4) if c.laws else None,
+            "coverage": float(f"{c.cited / c.laws:.4f}") if c.laws else None,
             "uncited": [{"law_id": u.law_id, "reason": u.reason} for u in missing if u.witness == c.witness],
         }
     return out
@@ -86,8 +86,8 @@ def extraction_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str
                     f"{law.id}: outcome {outcome}, read {r.ruling.describe() if r.ruling else '-'} ({r.reason or r.event})"
                 )
     for q in out.values():
-        q["event_accuracy"] = round(q["event_right"] / q["events"], 4) if q["events"] else None
-        q["outcome_accuracy"] = round(q["outcome_right"] / q["outcomes"], 4) if q["outcomes"] else None
+        q["event_accuracy"] = float(f"{q['event_right'] / q['events']:.4f}") if q["events"] else None
+        q["outcome_accuracy"] = float(f"{q['outcome_right'] / q['outcomes']:.4f}") if q["outcomes"] else None
     return out
 
 

@@ -1,6 +1,6 @@
 """Rulings read from the laws: the rule table's rows for every law no person has reviewed.
 
-For each law without a curated entry, the structured reading of :mod:`pipeline.provisions` (the reading the aligner
+For each law without a curated entry, the structured reading of :mod:`pipeline.align.provisions` (the reading the aligner
 uses: its events, conditions and outcome terms) becomes an ``Annotation`` with status ``extracted``: the first
 event of the law that is an event of the vocabulary (by weight, then name), the conditions that are facts of that
 event, and the ruling its outcome terms state (a choice between two outcomes or more is given to the adversaries,
@@ -34,7 +34,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Law
-from .provisions import Provision, read_provisions
+from .align.provisions import Provision, read_provisions
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,4 +1,4 @@
-"""Small helpers shared by the notebooks under notebooks/ (plots without a GUI, where the outputs are)."""
+"""Small functions shared by the notebooks under notebooks/ (plots without a GUI, where the outputs are)."""
 
 from __future__ import annotations
 

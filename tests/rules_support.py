@@ -1,4 +1,4 @@
-"""Shared helpers of test_rules / test_referee / test_ecarte: laws from the reference texts, one table per session.
+"""Shared fixtures of test_rules / test_referee / test_ecarte: laws from the reference texts, one table per test run.
 
 The laws are those of the committed build (``outputs/laws.csv``, which test_build shows a fresh build reproduces):
 the curation is reviewed against them, so a stale entry is a real finding.

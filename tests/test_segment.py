@@ -29,7 +29,7 @@ GOLD = SHARED / "gold"
 
 
 # ---------------------------------------------------------------------------------------------
-# helpers
+# shared functions
 
 
 @lru_cache(maxsize=None)

@@ -67,7 +67,7 @@ def witness_tables(result: WitnessResult) -> tuple[dict[str, bytes], pd.DataFram
 def process_witness(wt: WitnessText, corpus_dir: Path, build_info) -> WitnessBuild:
     """Clean, segment and export one witness (pure apart from reading the data files under corpus/)."""
     from ..clean import clean, load_resources
-    from ..provisions import event_suggestions
+    from ..align.provisions import event_suggestions
     from ..rules import load_patterns, suggest_rulings
     from ..segment import segment
     from ..export.tei.witness import witness_tei

@@ -11,7 +11,7 @@ from .markers import Reading, SegmentConfig, roman_value
 from .numbering import Chosen
 
 # --------------------------------------------------------------------------------------------
-# Small text helpers
+# Small text functions
 
 
 def collapse(s: str) -> str:

@@ -12,7 +12,7 @@ from ..tei.xml import XML_ILLEGAL
 from .rows import SiteConfig
 
 # ----------------------------------------------------------------------------------------------
-# small helpers
+# small functions
 
 
 def printed_form(s: str) -> str:

@@ -3,7 +3,7 @@
 The modules, each with one job (import from them; this package's ``__init__`` imports nothing)::
 
     config      EditionInfo, load_edition(corpus_dir), BuildInfo, TeiConfig, TeiError
-    xml         the namespaces, element helpers, serialize(root), parse_safe(data)
+    xml         the namespaces, element builders, serialize(root), parse_safe(data)
     header      title and publication statements, witness_file(id), law_pointer(law, witness), witness_header
     text        a witness's text as tokens and each correction group's encoding
     witness     witness_tei(witness, cleaned, segmented, build, config=TeiConfig()) -> bytes

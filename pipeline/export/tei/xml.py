@@ -1,4 +1,4 @@
-"""The TEI vocabulary every writer and reader of the export shares: namespaces, element helpers, the
+"""The TEI vocabulary every writer and reader of the export shares: namespaces, element builders, the
 teidata values, text XML 1.0 can hold, serialisation and the safe parser."""
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ T = f"{{{TEI_NS}}}"
 LAW_KINDS = ("law", "clause", "rule")
 
 
-# --------------------------------------------------------------------------- small helpers
+# --------------------------------------------------------------------------- small functions
 
 
 def tei_element(tag: str, attrib: Mapping[str, str] | None = None, text: str | None = None) -> etree._Element:

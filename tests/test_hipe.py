@@ -78,6 +78,14 @@ def test_split_words_are_joined_not_misread():
     assert "disposition" in out and "wield" in out
 
 
+def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
+    out = _clean("Particulars of whi c h may be had; the co ur t was not sitting, and the matr o n said so.", "en").text
+    assert "of which may" in out and "the court was" in out and "the matron said" in out
+    # letters spaced on purpose (never read as ``abc``), letters beside a number: as printed
+    kept = "The points a b c and d are marked, at the price of 5 s 6 d each."
+    assert _clean(kept, "en").text == kept
+
+
 def test_a_roman_numeral_in_brackets_is_kept():
     out = _clean("The rule is stated in clause (iii.) above, and in (iv) and [XII.] below.", "en").text
     assert "(iii.)" in out and "(iv)" in out and "[XII.]" in out

@@ -217,6 +217,12 @@ class CleanConfig:
     # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
     capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    # a word printed with spaces around a lone letter (whi c h, co ur t: pipeline.clean.words.spaced_merges): at
+    # most this many tokens joined, into a word this frequent, in these languages (impresso snippets, in
+    # sample: English 10 character errors fewer, no unit made worse; French 2 more, du b au -> dub au)
+    spaced_max_tokens: int = 5
+    spaced_min_zipf: float = 3.0
+    spaced_langs: tuple[str, ...] = ("en",)
     # a split that also lost a letter (di position -> disposition): a first part this short, a second this long,
     # in languages with a word-pair model (the pair of parts must be lost_hyphen_margin rarer than the word)
     split_letter_max_first: int = 3

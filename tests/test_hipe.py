@@ -56,6 +56,16 @@ def test_repair_fills_every_good_record_and_reports_a_malformed_one(tmp_path, ca
     assert recs[1]["ocr_postcorrection_output"]["transcription_unit"] == "Die Sitzung wurde vertagt."
 
 
+def test_the_ocrs_own_line_break_mark_is_read_as_a_hyphen_and_written_back():
+    from pipeline.clean.hipe import repair_text
+
+    # a word broken at a line end with the field's mark is judged whole, and keeps its break where it was
+    assert repair_text("to corroborate evi¬\ndeuce already given", "en") == "to corroborate evi¬\ndence already given"
+    # a right word, a compound's hyphen the cleaner keeps, a mark after a stop: the mark as printed
+    for kept in ("the manage¬\nment of the firm", "the largest and best¬\nselected stock", "the end¬\n"):
+        assert repair_text(kept, "en") == kept
+
+
 def test_repair_refuses_a_file_that_is_not_utf8(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
     src.write_bytes(b'{"a": "\xff"}\n')

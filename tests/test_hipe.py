@@ -96,6 +96,14 @@ def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
     assert _clean(kept, "en").text == kept
 
 
+def test_a_misread_title_before_a_name_is_read_and_other_abbreviations_stay():
+    out = _clean("THE LATE Mn. HERER. Nr. Blair thanked the Rey. L. Ashe and the Kev.\nMr Jones.", "en").text
+    assert out.startswith("THE LATE Mr. HERER. Mr. Blair thanked the Rev. L. Ashe and the Rev.\nMr Jones")
+    # abbreviations that are no title, frequent words, a title without a name after it: as printed
+    kept = "Geo. Smith of Mt. Vernon wrote on Nov. Fifth. It. Was late. He met Mn. and left."
+    assert _clean(kept, "en").text == kept
+
+
 def test_a_roman_numeral_in_brackets_is_kept():
     out = _clean("The rule is stated in clause (iii.) above, and in (iv) and [XII.] below.", "en").text
     assert "(iii.)" in out and "(iv)" in out and "[XII.]" in out

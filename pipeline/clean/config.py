@@ -217,6 +217,10 @@ class CleanConfig:
     # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
     capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    # a misread title before a name (Mn. Herer -> Mr.: pipeline.clean.titles): one OCR slip at most from the
+    # title, and the printed token rarer than this as a word (It., In., No. stay)
+    title_max_cost: float = 1.0
+    title_max_zipf: float = 5.0
     # a word printed with spaces around a lone letter (whi c h, co ur t: pipeline.clean.words.spaced_merges): at
     # most this many tokens joined, into a word this frequent, in these languages (impresso snippets, in
     # sample: English 10 character errors fewer, no unit made worse; French 2 more, du b au -> dub au)

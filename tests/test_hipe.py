@@ -89,8 +89,11 @@ def test_split_words_are_joined_not_misread():
 
 
 def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
-    out = _clean("Particulars of whi c h may be had; the co ur t was not sitting, and the matr o n said so.", "en").text
-    assert "of which may" in out and "the court was" in out and "the matron said" in out
+    out = _clean(
+        "Particulars of whi c h may be had; the co ur t was not sitting, and the matr o n took him to a poli c e-station.",
+        "en",
+    ).text
+    assert "of which may" in out and "the court was" in out and "the matron took" in out and "a police-station" in out
     # letters spaced on purpose (never read as ``abc``), letters beside a number: as printed
     kept = "The points a b c and d are marked, at the price of 5 s 6 d each."
     assert _clean(kept, "en").text == kept
@@ -101,6 +104,12 @@ def test_a_misread_title_before_a_name_is_read_and_other_abbreviations_stay():
     assert out.startswith("THE LATE Mr. HERER. Mr. Blair thanked the Rev. L. Ashe and the Rev.\nMr Jones")
     # abbreviations that are no title, frequent words, a title without a name after it: as printed
     kept = "Geo. Smith of Mt. Vernon wrote on Nov. Fifth. It. Was late. He met Mn. and left."
+    assert _clean(kept, "en").text == kept
+
+
+def test_an_apostrophe_inside_a_word_is_debris_unless_a_contraction_or_a_name_has_it():
+    assert "the following extracts" in _clean("We print the fo'lowing extracts today.", "en").text
+    kept = "I don't know, said O'Conor at five o'clock to M'Kymon; the day's work, ne'er done, we'll see."
     assert _clean(kept, "en").text == kept
 
 

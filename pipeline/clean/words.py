@@ -360,20 +360,23 @@ def spaced_merges(
             if j in busy or j - 1 in busy or s1 != e0 + 1 or text[e0] != " ":
                 break
             run = [t for _s, _e, t in spans[i : j + 1]]
+            run[-1] = run[-1].split("-", 1)[0]  # (the last may be a compound's head: poli c e-station)
             if not all(t.isalpha() and t.islower() for t in run):
                 break
             if not any(len(t) == 1 and t not in alone for t in run) or all(len(t) == 1 for t in run):
                 continue  # (no lone letter that is no word; or letters only, spaced on purpose: a b c)
             joined = "".join(run)
             if rep.zipf_of(joined) >= cfg.spaced_min_zipf and not rep.protected(joined):
-                best = (j, joined)
+                best = (j, joined, s1 + len(run[-1]))
+            if "-" in t1:
+                break
         if best is None:
             i += 1
             continue
-        j, joined = best
-        printed = " ".join(t for _s, _e, t in spans[i : j + 1])
+        j, joined, end = best
+        printed = text[spans[i][0] : end]
         why = f"{printed!r} -> {joined!r} (zipf {rep.zipf_of(joined):.2f}): a lone letter no word, spaces inside a word"
-        out.append((i, j, Edit(spans[i][0], spans[j][1], joined, "merge", "lexicon:spaced", 0.9, (joined,), why)))
+        out.append((i, j, Edit(spans[i][0], end, joined, "merge", "lexicon:spaced", 0.9, (joined,), why)))
         i = j + 1
     return out
 

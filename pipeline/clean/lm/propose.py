@@ -93,8 +93,24 @@ def _token_facts(t: str, lw: str, rep) -> tuple:
 
 
 def bad_elision(lw: str, rep) -> bool:
-    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon."""
-    if rep.lang != "fr" or "'" not in lw:
+    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon.  Where
+    ``contractions.tsv`` lists the language (English): an apostrophe between letters with neither a
+    contraction's or possessive's ending after it nor a listed head before it (``fo'lowing``, ``s'eam``; not
+    ``don't``, ``day's``, ``o'clock``, ``m'kymon``), a word of no lexicon."""
+    if "'" not in lw:
+        return False
+    lex = rep.res.lexdata
+    if rep.lang != "fr" and lex.apostrophe_ends:
+        head, _, tail = lw.partition("'")
+        return (
+            head.isalpha()
+            and tail.isalpha()
+            and tail not in lex.apostrophe_ends
+            and head not in lex.apostrophe_heads
+            and lw not in rep.zipf
+            and not rep.protected(lw)
+        )
+    if rep.lang != "fr":
         return False
     head = lw.split("'", 1)[0]
     return head not in rep.elision and lw not in rep.zipf and not rep.protected(lw)

@@ -113,6 +113,12 @@ def test_an_apostrophe_inside_a_word_is_debris_unless_a_contraction_or_a_name_ha
     assert _clean(kept, "en").text == kept
 
 
+def test_a_damaged_word_split_by_a_space_is_judged_whole_and_two_words_stay_two():
+    assert "health, strength and manhood" in _clean("All who value health, stre rgth and manhood.", "en").text
+    # a word beside a non-word is no part of it (hed be is no hedge)
+    assert "hedge" not in _clean("He told the men that hed be there at noon.", "en").text
+
+
 def test_a_roman_numeral_in_brackets_is_kept():
     out = _clean("The rule is stated in clause (iii.) above, and in (iv) and [XII.] below.", "en").text
     assert "(iii.)" in out and "(iv)" in out and "[XII.]" in out

@@ -76,6 +76,10 @@ class LMConfig:
     slip_min_gain: float = 1.5  # ... and this much more frequent (zipf) in the language
     slip_max_cost: float = 1.2  # ... (channel cost of the slip: one plain edit or confusion)
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
+    # two tokens a space was read into, one of them no word (stre rgth, a fluence: lm.split_proposal), judged as
+    # one word: its candidates at most this channel cost from the join, the gain a repair needs (99: off)
+    split_max_cost: float = 1.2
+    split_margin: float = 0.0
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
     hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
     # a name no lexicon knows also gets the words of any frequency it becomes with cheap OCR confusions undone

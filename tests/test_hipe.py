@@ -94,8 +94,9 @@ def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
         "en",
     ).text
     assert "of which may" in out and "the court was" in out and "the matron took" in out and "a police-station" in out
-    # letters spaced on purpose (never read as ``abc``), letters beside a number: as printed
-    kept = "The points a b c and d are marked, at the price of 5 s 6 d each."
+    assert _clean("NEW ZEAL AN D. E MIGRATION from LIVERPOOL.", "en").text.startswith("NEW ZEALAND. EMIGRATION")
+    # letters spaced on purpose (never read as ``abc``), letters beside a number, an initial: as printed
+    kept = "The points a b c and d are marked, at the price of 5 s 6 d each, by JOHN E SMITH and A B C."
     assert _clean(kept, "en").text == kept
 
 

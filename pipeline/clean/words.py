@@ -19,6 +19,7 @@ from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .tokens import APOS, JUNK, TOKEN_SPLIT, case_like, sentence_case, sentence_start, stripped_spans
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # the letters a split may have lost (lost_letter_merges)
+CAPITAL_WORDS = "aio"  # the letters a line in capitals prints alone as words (A, I, O: spaced_merges)
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -340,7 +341,7 @@ def spaced_merges(
     text: str, rep: Repairer, spans: list[tuple[int, int, str]], busy: set[int]
 ) -> list[tuple[int, int, Edit]]:
     """A word printed with spaces inside it around a lone letter (``whi c h``, ``co ur t``, ``matr o n``): a run
-    of two to ``spaced_max_tokens`` lower-case tokens on one line, one space apart, letters only, holding a lone
+    of two to ``spaced_max_tokens`` lower-case tokens (or capitals: ``E MIGRATION``) on one line, one space apart, letters only, holding a lone
     letter the language never prints alone (``lone_letters.tsv``) and a longer token (``a b c`` is spaced on
     purpose), whose join is a word at least
     ``spaced_min_zipf`` frequent and no protected word (in ``spaced_langs``); the longest such run from the left wins.  Without it
@@ -361,11 +362,13 @@ def spaced_merges(
                 break
             run = [t for _s, _e, t in spans[i : j + 1]]
             run[-1] = run[-1].split("-", 1)[0]  # (the last may be a compound's head: poli c e-station)
-            if not all(t.isalpha() and t.islower() for t in run):
+            if not all(t.isalpha() and t.islower() for t in run) and not all(t.isalpha() and t.isupper() for t in run):
                 break
-            if not any(len(t) == 1 and t not in alone for t in run) or all(len(t) == 1 for t in run):
+            # (a line in capitals: its lone letters other than the words A, I, O stand for no abbreviation)
+            lone = alone if run[0].islower() else CAPITAL_WORDS
+            if not any(len(t) == 1 and t.lower() not in lone for t in run) or all(len(t) == 1 for t in run):
                 continue  # (no lone letter that is no word; or letters only, spaced on purpose: a b c)
-            joined = "".join(run)
+            joined = "".join(run).lower()
             if rep.zipf_of(joined) >= cfg.spaced_min_zipf and not rep.protected(joined):
                 best = (j, joined, s1 + len(run[-1]))
             if "-" in t1:
@@ -376,7 +379,8 @@ def spaced_merges(
         j, joined, end = best
         printed = text[spans[i][0] : end]
         why = f"{printed!r} -> {joined!r} (zipf {rep.zipf_of(joined):.2f}): a lone letter no word, spaces inside a word"
-        out.append((i, j, Edit(spans[i][0], end, joined, "merge", "lexicon:spaced", 0.9, (joined,), why)))
+        after = joined.upper() if spans[i][2].isupper() else joined
+        out.append((i, j, Edit(spans[i][0], end, after, "merge", "lexicon:spaced", 0.9, (joined,), why)))
         i = j + 1
     return out
 

@@ -368,6 +368,10 @@ def spaced_merges(
             lone = alone if run[0].islower() else CAPITAL_WORDS
             if not any(len(t) == 1 and t.lower() not in lone for t in run) or all(len(t) == 1 for t in run):
                 continue  # (no lone letter that is no word; or letters only, spaced on purpose: a b c)
+            if lone is CAPITAL_WORDS and len(run[0]) == 1:
+                continue  # (a drop capital, T HE, S AILS: a gold keeps it as printed as often as it joins it)
+            if len(run) == 2 and rep.zipf_of(max(run, key=len).lower()) >= cfg.nonword_zipf:
+                continue  # (a word and a letter, of t', on t!: a speck beside a word more often than a split)
             joined = "".join(run).lower()
             if rep.zipf_of(joined) >= cfg.spaced_min_zipf and not rep.protected(joined):
                 best = (j, joined, s1 + len(run[-1]))

@@ -198,8 +198,8 @@ def _joined(s: int, e2: int, whole: str, words, i: int, cands, voice: Voice, spl
 
 def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
     """The tokens ``toks[i] toks[i+1]`` as one doubtful word, where OCR read a space into a damaged word
-    (``stre rgth``, ``a fluence``): one space apart on a line, letters only, their join no word, the second in
-    lower case, of two letters or more and no word of the lexicon (rarer than ``nonword_zipf``) nor protected.  Its
+    (``stre rgth``): one space apart on a line, letters only, their join no word, the second in lower case and of
+    two letters or more, neither a word of the lexicon (rarer than ``nonword_zipf``) nor protected.  Its
     candidates are the join's at most ``split_max_cost`` away; judged at ``split_margin``."""
     if i + 1 >= len(toks):
         return None
@@ -210,8 +210,8 @@ def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCon
     lw = words[i] + words[i + 1]
     if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
         return None
-    if len(t2) < 2 or rep.zipf_of(words[i + 1]) >= rep.cfg.nonword_zipf or rep.protected(words[i + 1]):
-        return None  # (the second a word: beror and is no bertrand, hed be no hedge)
+    if len(t2) < 2 or any(rep.zipf_of(h) >= rep.cfg.nonword_zipf or rep.protected(h) for h in words[i : i + 2]):
+        return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
     cands = [(w, c) for w, c in rep.search.candidates(t + t2) if w != lw and " " not in w and c <= cfg.split_max_cost][
         : cfg.max_candidates
     ]

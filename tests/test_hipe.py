@@ -56,6 +56,16 @@ def test_repair_fills_every_good_record_and_reports_a_malformed_one(tmp_path, ca
     assert recs[1]["ocr_postcorrection_output"]["transcription_unit"] == "Die Sitzung wurde vertagt."
 
 
+def test_the_ocrs_own_line_break_mark_is_read_as_a_hyphen_and_written_back():
+    from pipeline.clean.hipe import repair_text
+
+    # a word broken at a line end with the field's mark is judged whole, and keeps its break where it was
+    assert repair_text("to corroborate evi¬\ndeuce already given", "en") == "to corroborate evi¬\ndence already given"
+    # a right word, a compound's hyphen the cleaner keeps, a mark after a stop: the mark as printed
+    for kept in ("the manage¬\nment of the firm", "the largest and best¬\nselected stock", "the end¬\n"):
+        assert repair_text(kept, "en") == kept
+
+
 def test_repair_refuses_a_file_that_is_not_utf8(tmp_path, capsys):
     src = tmp_path / "in.jsonl"
     src.write_bytes(b'{"a": "\xff"}\n')
@@ -76,6 +86,39 @@ def test_split_words_are_joined_not_misread():
     out = _clean("We came to the con clusion that the di position of the troops let them w ield power.", "en").text
     assert "conclusion" in out and "delusion" not in out
     assert "disposition" in out and "wield" in out
+
+
+def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
+    out = _clean(
+        "Particulars of whi c h may be had; the co ur t was not sitting, and the matr o n took him to a poli c e-station.",
+        "en",
+    ).text
+    assert "of which may" in out and "the court was" in out and "the matron took" in out and "a police-station" in out
+    assert _clean("NEW ZEAL AN D. EMIGRATION from LIVERPOOL.", "en").text.startswith("NEW ZEALAND. EMIGRATION")
+    # letters spaced on purpose (never read as ``abc``), letters beside a number, an initial: as printed
+    kept = "The points a b c and d are marked, at 5 s 6 d each, by JOHN E SMITH and A B C. T HE END, on t! S AILS."
+    assert _clean(kept, "en").text == kept
+
+
+def test_a_misread_title_before_a_name_is_read_and_other_abbreviations_stay():
+    out = _clean("THE LATE Mn. HERER. Nr. Blair thanked the Rey. L. Ashe and the Kev.\nMr Jones.", "en").text
+    assert out.startswith("THE LATE Mr. HERER. Mr. Blair thanked the Rev. L. Ashe and the Rev.\nMr Jones")
+    # abbreviations that are no title, frequent words, a title without a name after it: as printed
+    kept = "Geo. Smith of Mt. Vernon wrote on Nov. Fifth. It. Was late. He met Mn. and left."
+    assert _clean(kept, "en").text == kept
+
+
+def test_an_apostrophe_inside_a_word_is_debris_unless_a_contraction_or_a_name_has_it():
+    assert "the following extracts" in _clean("We print the fo'lowing extracts today.", "en").text
+    kept = "I don't know, said O'Conor at five o'clock to M'Kymon; the day's work, ne'er done, we'll see."
+    assert _clean(kept, "en").text == kept
+
+
+def test_a_damaged_word_split_by_a_space_is_judged_whole_and_two_words_stay_two():
+    assert "health, strength and manhood" in _clean("All who value health, stre rgth and manhood.", "en").text
+    # a word beside a non-word is no part of it (hed be is no hedge, to lus no tolls)
+    out = _clean("He told the men that hed be there to lus at noon.", "en").text
+    assert "hedge" not in out and "tolls" not in out
 
 
 def test_a_roman_numeral_in_brackets_is_kept():

@@ -76,6 +76,10 @@ class LMConfig:
     slip_min_gain: float = 1.5  # ... and this much more frequent (zipf) in the language
     slip_max_cost: float = 1.2  # ... (channel cost of the slip: one plain edit or confusion)
     min_letters: int = 2  # shorter tokens are not judged (unless debris or digits are in them)
+    # two tokens a space was read into, one of them no word (stre rgth, a fluence: lm.split_proposal), judged as
+    # one word: its candidates at most this channel cost from the join, the gain a repair needs (99: off)
+    split_max_cost: float = 1.2
+    split_margin: float = 0.0
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
     hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
     # a name no lexicon knows also gets the words of any frequency it becomes with cheap OCR confusions undone
@@ -217,6 +221,16 @@ class CleanConfig:
     # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
     capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    # a misread title before a name (Mn. Herer -> Mr.: pipeline.clean.titles): one OCR slip at most from the
+    # title, and the printed token rarer than this as a word (It., In., No. stay)
+    title_max_cost: float = 1.0
+    title_max_zipf: float = 5.0
+    # a word printed with spaces around a lone letter (whi c h, co ur t: pipeline.clean.words.spaced_merges): at
+    # most this many tokens joined, into a word this frequent, in these languages (impresso snippets, in
+    # sample: English 10 character errors fewer, no unit made worse; French 2 more, du b au -> dub au)
+    spaced_max_tokens: int = 5
+    spaced_min_zipf: float = 3.0
+    spaced_langs: tuple[str, ...] = ("en",)
     # a split that also lost a letter (di position -> disposition): a first part this short, a second this long,
     # in languages with a word-pair model (the pair of parts must be lost_hyphen_margin rarer than the word)
     split_letter_max_first: int = 3

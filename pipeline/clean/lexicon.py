@@ -70,6 +70,14 @@ class LexiconData:
     misread_marks: str = ""
     # possessive endings (possessives.tsv, lower case): a line-end split keeps one on its second part
     possessives: tuple[str, ...] = ()
+    # titles printed abbreviated before a name (titles.tsv, in its order), and the other abbreviations that stand
+    # before a capitalised word (lower case): a misread title is read as one (pipeline.clean.titles)
+    titles: tuple[str, ...] = ()
+    title_kept: frozenset[str] = frozenset()
+    # what may stand after and before an apostrophe inside a word (contractions.tsv, lower case): elsewhere
+    # such an apostrophe is debris (English fo'lowing)
+    apostrophe_ends: frozenset[str] = frozenset()
+    apostrophe_heads: frozenset[str] = frozenset()
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -224,7 +232,23 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
             if len(p) >= 3 and p[0].strip() == lang and len(p[1]) == 1 and p[2].strip()
         ),
         tuple(_chars(d / "possessives.tsv", lang, " ").lower().split()),
+        *_titles(d / "titles.tsv", lang),
+        *_kinds(d / "contractions.tsv", lang, ("end", "head")),
     )
+
+
+def _titles(path: Path, lang: str) -> tuple[tuple[str, ...], frozenset[str]]:
+    """The titles of ``titles.tsv`` for ``lang`` (in their order) and its kept abbreviations (lower case)."""
+    rows = [p for p in (line.split("\t") for line in _lines(path)) if len(p) >= 3 and p[0].strip() == lang]
+    titles = tuple(w for p in rows if p[1].strip() == "title" for w in p[2].split())
+    kept = frozenset(w.lower() for p in rows if p[1].strip() == "kept" for w in p[2].split())
+    return titles, kept
+
+
+def _kinds(path: Path, lang: str, kinds: tuple[str, ...]) -> tuple[frozenset[str], ...]:
+    """Per kind of ``kinds``, the lower-case strings a ``lang<TAB>kind<TAB>strings`` file lists for ``lang``."""
+    rows = [p for p in (line.split("\t") for line in _lines(path)) if len(p) >= 3 and p[0].strip() == lang]
+    return tuple(frozenset(w.lower() for p in rows if p[1].strip() == k for w in p[2].split()) for k in kinds)
 
 
 def _chars(path: Path, lang: str, sep: str = "") -> str:

@@ -30,10 +30,27 @@ def _lm_words(text: str, ctx: PassContext) -> PassResult:
     if ctx.lang == "fr":  # (French: the laws' outcome phrases as context, where no n-gram model exists)
         edits = outcome_repairs(text, ctx.lex.phrases, ctx.rep.channel, ctx.rep.protected)
     done = [(e.start, e.end) for e in edits]
-    for p in lm.proposals(text, ctx.rep, voice, cfg, prune=True):  # (prune: speed only)
+    props = lm.proposals(text, ctx.rep, voice, cfg, prune=True)  # (prune: speed only)
+    verdicts = [lm.decide(p, cfg) for p in props]
+    if any(p.split for p in props):
+        # a split word's repair and its tokens' own: the better gain is judged, the other left out
+        order = sorted(range(len(props)), key=lambda k: -verdicts[k].gain if verdicts[k].after is not None else 99.0)
+        won: list[tuple[int, int]] = []
+        keep = set()
+        for k in order:
+            p = props[k]
+            if verdicts[k].after is None or not any(a < p.end and p.start < b for a, b in won):
+                keep.add(k)
+                if verdicts[k].after is not None:
+                    won.append((p.start, p.end))
+        props, verdicts = [props[k] for k in sorted(keep)], [verdicts[k] for k in sorted(keep)]
+        verdicts = [
+            v if v.after is not None or not any(a < p.end and p.start < b for a, b in won) else replace(v, flag=False)
+            for p, v in zip(props, verdicts)
+        ]
+    for p, v in zip(props, verdicts):
         if done and any(a < p.end and p.start < b for a, b in done):
             continue
-        v = lm.decide(p, cfg)
         if v.after is not None and v.after != p.printed:
             conf = round(1.0 / (1.0 + 10 ** -(v.gain - cfg.margin)), 3)
             kind = "real_word" if p.known else "spelling"

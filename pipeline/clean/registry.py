@@ -29,6 +29,7 @@ from .markup import TRANSCRIPTION_MARKUP
 from .normalise import CONTROL, FTFY, GLYPHS
 from .passes import Pass
 from .phrases import PHRASES
+from .titles import TITLES
 from .realwords import BIGRAM_CONTEXT, CONTEXT_WORDS, DETERMINER_PARTICIPLE, REALWORD_RULES
 from .words import WORDS
 
@@ -51,6 +52,7 @@ REGISTRY: tuple[Pass, ...] = (
     INNER_CAPITAL_PASS,  # a capital inside a lower-case word (witness text)
     NUMBER_LOOKALIKES,  # letters read for digits in numbers
     ELISION,  # French elisions damaged by OCR
+    TITLES,  # a misread title before a name (Mn. Herer -> Mr. Herer)
     WORDS,  # non-words, merges/splits, elision apostrophes (a repair below apply_confidence is a Flag)
     FRAGMENTS,  # line-break fragments (hyphen kept) judged as the joined word, split back at the break
     PHRASES,  # witness-internal phrase repair

@@ -19,6 +19,7 @@ from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .tokens import APOS, JUNK, TOKEN_SPLIT, case_like, sentence_case, sentence_start, stripped_spans
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # the letters a split may have lost (lost_letter_merges)
+CAPITAL_WORDS = "aio"  # the letters a line in capitals prints alone as words (A, I, O: spaced_merges)
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -48,6 +49,9 @@ def word_pass(text: str, rep: Repairer, cfg: CleanConfig, real_words: bool) -> P
         for i, merge in lost_letter_merges(text, rep, clean_toks, busy):
             edits.append(merge)
             busy.update((i, i + 1))
+        for i, j, merge in spaced_merges(text, rep, clean_toks, busy):
+            edits.append(merge)
+            busy.update(range(i, j + 1))
     merged_at = {e.start for e in edits}
     # without a witness pool a token whose every part is a frequent or protected word is kept as printed
     # (Repairer.decide returns None at once, no elision fix): skip it before any other work
@@ -330,6 +334,58 @@ def lost_letter_merges(
         pair = f"{gap:.1f} (log10) commoner than the pair" if gap < 99 else "the pair unknown to general print"
         why = f"{a!r}+{b!r}: {j!r} is no word, {lj!r} (zipf {zj:.2f}) with the letter lost at the split; {pair}"
         out.append((i, Edit(s1, e2, after, "merge", "lexicon:split-letter", 0.85, (lj,), why)))
+    return out
+
+
+def spaced_merges(
+    text: str, rep: Repairer, spans: list[tuple[int, int, str]], busy: set[int]
+) -> list[tuple[int, int, Edit]]:
+    """A word printed with spaces inside it around a lone letter (``whi c h``, ``co ur t``, ``matr o n``): a run
+    of two to ``spaced_max_tokens`` lower-case tokens (or capitals: ``E MIGRATION``) on one line, one space apart, letters only, holding a lone
+    letter the language never prints alone (``lone_letters.tsv``) and a longer token (``a b c`` is spaced on
+    purpose), whose join is a word at least
+    ``spaced_min_zipf`` frequent and no protected word (in ``spaced_langs``); the longest such run from the left wins.  Without it
+    the lone-letters pass would take the letter for a speck (``whi h``).  Returns (first index, last index,
+    edit)."""
+    cfg = rep.cfg
+    if rep.lang not in cfg.spaced_langs:
+        return []
+    alone = rep.res.lexdata.lone_letters
+    out: list[tuple[int, int, Edit]] = []
+    n, i = len(spans), 0
+    while i < n - 1:
+        best = None
+        for j in range(i + 1, min(n, i + cfg.spaced_max_tokens)):
+            s0, e0, t0 = spans[j - 1]
+            s1, _e1, t1 = spans[j]
+            if j in busy or j - 1 in busy or s1 != e0 + 1 or text[e0] != " ":
+                break
+            run = [t for _s, _e, t in spans[i : j + 1]]
+            run[-1] = run[-1].split("-", 1)[0]  # (the last may be a compound's head: poli c e-station)
+            if not all(t.isalpha() and t.islower() for t in run) and not all(t.isalpha() and t.isupper() for t in run):
+                break
+            # (a line in capitals: its lone letters other than the words A, I, O stand for no abbreviation)
+            lone = alone if run[0].islower() else CAPITAL_WORDS
+            if not any(len(t) == 1 and t.lower() not in lone for t in run) or all(len(t) == 1 for t in run):
+                continue  # (no lone letter that is no word; or letters only, spaced on purpose: a b c)
+            if lone is CAPITAL_WORDS and len(run[0]) == 1:
+                continue  # (a drop capital, T HE, S AILS: a gold keeps it as printed as often as it joins it)
+            if len(run) == 2 and rep.zipf_of(max(run, key=len).lower()) >= cfg.nonword_zipf:
+                continue  # (a word and a letter, of t', on t!: a speck beside a word more often than a split)
+            joined = "".join(run).lower()
+            if rep.zipf_of(joined) >= cfg.spaced_min_zipf and not rep.protected(joined):
+                best = (j, joined, s1 + len(run[-1]))
+            if "-" in t1:
+                break
+        if best is None:
+            i += 1
+            continue
+        j, joined, end = best
+        printed = text[spans[i][0] : end]
+        why = f"{printed!r} -> {joined!r} (zipf {rep.zipf_of(joined):.2f}): a lone letter no word, spaces inside a word"
+        after = joined.upper() if spans[i][2].isupper() else joined
+        out.append((i, j, Edit(spans[i][0], end, after, "merge", "lexicon:spaced", 0.9, (joined,), why)))
+        i = j + 1
     return out
 
 

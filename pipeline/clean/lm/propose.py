@@ -35,6 +35,7 @@ class Proposal:
     cands: tuple[tuple[str, float, float], ...]
     name: bool = False  # capitalised inside a sentence (a name, unless misread)
     letter: bool = False  # a lone lower-case letter that is no word (never flagged: initials, sections)
+    split: bool = False  # two printed tokens judged as one word a space was read into (split_proposal)
 
 
 @dataclass(frozen=True)
@@ -93,8 +94,24 @@ def _token_facts(t: str, lw: str, rep) -> tuple:
 
 
 def bad_elision(lw: str, rep) -> bool:
-    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon."""
-    if rep.lang != "fr" or "'" not in lw:
+    """French: an apostrophe after something no elision ends with (six'et), a word of no lexicon.  Where
+    ``contractions.tsv`` lists the language (English): an apostrophe between letters with neither a
+    contraction's or possessive's ending after it nor a listed head before it (``fo'lowing``, ``s'eam``; not
+    ``don't``, ``day's``, ``o'clock``, ``m'kymon``), a word of no lexicon."""
+    if "'" not in lw:
+        return False
+    lex = rep.res.lexdata
+    if rep.lang != "fr" and lex.apostrophe_ends:
+        head, _, tail = lw.partition("'")
+        return (
+            head.isalpha()
+            and tail.isalpha()
+            and tail not in lex.apostrophe_ends
+            and head not in lex.apostrophe_heads
+            and lw not in rep.zipf
+            and not rep.protected(lw)
+        )
+    if rep.lang != "fr":
         return False
     head = lw.split("'", 1)[0]
     return head not in rep.elision and lw not in rep.zipf and not rep.protected(lw)
@@ -164,12 +181,43 @@ def hyphen_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCo
     cands = [(w, c) for w, c in rep.search.candidates(whole) if w != lw and " " not in w][: cfg.max_candidates]
     if not cands:
         return None
+    return _joined(s, e2, whole, words, i, cands, voice)
+
+
+def _joined(s: int, e2: int, whole: str, words, i: int, cands, voice: Voice, split: bool = False) -> Proposal:
+    """The proposal of the printed tokens ``words[i]`` and ``words[i + 1]`` read as one word: each candidate's
+    window change is that of the two printed words read as it."""
+    lw = "".join(words[i : i + 2])
     merged = words[:i] + [lw] + words[i + 2 :]
     base = voice.window(words, i, words[i]) + voice.logp(
         words[i + 3] if i + 3 < len(words) else BOUNDARY, words[i + 2] if i + 2 < len(words) else BOUNDARY, words[i + 1]
     ) * (i + 3 < len(words) and words[i + 2] != BOUNDARY and words[i + 3] != BOUNDARY)
     scored = tuple((w, c, voice.window(merged, i, w) - base) for w, c in cands)
-    return Proposal(s, e2, whole, False, False, False, scored, False)
+    return Proposal(s, e2, whole, False, False, False, scored, False, split=split)
+
+
+def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
+    """The tokens ``toks[i] toks[i+1]`` as one doubtful word, where OCR read a space into a damaged word
+    (``stre rgth``): one space apart on a line, letters only, their join no word, the second in lower case and of
+    two letters or more, neither a word of the lexicon (rarer than ``nonword_zipf``) nor protected.  Its
+    candidates are the join's at most ``split_max_cost`` away; judged at ``split_margin``."""
+    if i + 1 >= len(toks):
+        return None
+    s, e, t = toks[i]
+    s2, e2, t2 = toks[i + 1]
+    if s2 != e + 1 or text[e] != " " or not (t.isalpha() and t2.isalpha() and t2.islower()):
+        return None
+    lw = words[i] + words[i + 1]
+    if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
+        return None
+    if len(t2) < 2 or any(rep.zipf_of(h) >= rep.cfg.nonword_zipf or rep.protected(h) for h in words[i : i + 2]):
+        return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
+    cands = [(w, c) for w, c in rep.search.candidates(t + t2) if w != lw and " " not in w and c <= cfg.split_max_cost][
+        : cfg.max_candidates
+    ]
+    if not cands:
+        return None
+    return _joined(s, e2, text[s:e2], words, i, cands, voice, split=True)
 
 
 def name_variants(lw: str, cands, rep, voice: Voice, cfg: LMConfig) -> tuple[list[tuple[str, float]], set[str]]:
@@ -274,6 +322,10 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             ):
                 continue
             letter = True
+        if cfg.split_margin < 99.0 and not junk and not letter and rep.lang in cfg.strong_langs:
+            p = split_proposal(text, toks, words, i, rep, voice, cfg)
+            if p is not None:
+                out.append(p)  # (and the token's own proposal below: the pass keeps the better repair)
         if cfg.hyphen_words and not junk and not letter and text[e : e + 1] == "-" and rep.lang in cfg.strong_langs:
             p = hyphen_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
@@ -391,8 +443,8 @@ def rank(p: Proposal, cfg: LMConfig) -> list[tuple[float, str, float, float]]:
 
 
 def margin_of(p: Proposal, cfg: LMConfig) -> float:
-    """The score gain a repair of ``p`` needs: that of its kind (letter, real, rare word, name, non-word)."""
-    return _margin(p.letter, p.known, p.rare, p.name, cfg)
+    """The score gain a repair of ``p`` needs: that of its kind (split, letter, real, rare word, name, non-word)."""
+    return cfg.split_margin if p.split else _margin(p.letter, p.known, p.rare, p.name, cfg)
 
 
 def _margin(letter: bool, known: bool, rare: bool, name: bool, cfg: LMConfig) -> float:

@@ -99,6 +99,81 @@ def test_a_french_compound_reads_as_the_adversary(ex):
     assert q.facts().get("holder") == {"dealer"}, q.summary()
 
 
+@pytest.mark.parametrize(
+    "w, text, event",
+    [
+        (
+            EC_EN,
+            "A card led out of turn may be recalled, unless the adversary has played to it.",
+            "card_led_out_of_turn",
+        ),
+        (EC_EN, "If the non-dealer leads out of his turn, he takes his card up again.", "card_led_out_of_turn"),
+        (EC_FR, "Si le premier à jouer joue avant son tour, il reprend sa carte.", "card_led_out_of_turn"),
+        (
+            EC_EN,
+            "Either player looking at his opponent's tricks may be made to show his own.",
+            "looks_at_adversary_cards",
+        ),
+        (
+            EC_EN,
+            "Should the dealer look over the hand of the non-dealer, he plays with his cards exposed.",
+            "looks_at_adversary_cards",
+        ),
+        (EC_FR, "Celui qui regarde les levées de son adversaire doit montrer les siennes.", "looks_at_adversary_cards"),
+        (EC_EN, "A player who throws down his cards loses the point.", "hand_abandoned"),
+        (EC_EN, "A player quitting the table is considered to have given up the game.", "hand_abandoned"),
+        (EC_FR, "Celui qui jette ses cartes sur la table perd le point.", "hand_abandoned"),
+        (EC_EN, "A player revoking cannot score the point.", "fails_to_follow_suit"),
+        (EC_EN, "In case the dealer gives three cards too many, the adversary may draw them.", "wrong_card_count"),
+        (
+            EC_EN,
+            "If the dealer turns up two cards for trumps, the adversary chooses the trump.",
+            "several_cards_turned_for_trump",
+        ),
+        (EC_FR, "Si le donneur découvre une carte de son adversaire en donnant, on recommence.", "dealer_exposes_card"),
+    ],
+)
+def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
+    """Inflection and voice (led / leads / plays, looking / looks, revoking), the object named otherwise (tricks,
+    hand), the words that say abandoning the hand (throwing down the cards, quitting the table, giving up the game),
+    the number before "too many", the active "turns up two cards": the same event in both languages."""
+    assert event in read_provision(law(w, 1, text), ex).event_ids
+
+
+@pytest.mark.parametrize(
+    "text, absent",
+    [
+        ("If a player deals out of his turn, the cards are dealt again by the right dealer.", "card_led_out_of_turn"),
+        ("The dealer turns up the eleventh card for trumps.", "several_cards_turned_for_trump"),
+        ("The dealer gives five cards to each player, by three and two at a time.", "wrong_card_count"),
+        ("A player looking at his own cards before the deal is finished may do so.", "looks_at_adversary_cards"),
+    ],
+)
+def test_a_neighbouring_wording_is_not_read_as_the_paraphrased_event(ex, text, absent):
+    """A deal out of turn is not a card led out of turn; the one trump turned up is not several; the regular deal is
+    not a wrong number; looking at one's own cards is not looking at the adversary's."""
+    assert absent not in read_provision(law(EC_EN, 1, text), ex).event_ids
+
+
+@pytest.mark.parametrize(
+    "text, outcome",
+    [
+        ("If the dealer exposes a card of his own in dealing, the deal holds good.", "deal_stands"),
+        ("If the dealer gives too many cards to his adversary, there must be a re-deal.", "new_deal"),
+        ("If the dealer turns up two cards for trumps, the adversary may call for a redeal.", "new_deal"),
+        ("If the dealer exposes a card of his adversary in dealing, he must deal over again.", "new_deal"),
+    ],
+)
+def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
+    """holds good / stands good; a re-deal, a redeal, dealing over again: the rule table's reading of the ruling."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(EC_EN, 1, text)
+    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    assert r.ruling is not None and outcome in r.ruling.terms(), r
+
+
 def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):
     """The same event with the dealer's hand on one side and his adversary's on the other (or too many / too few,
     before / after the trump) is another case: compared, the conflict is one that must agree, and aligned, a link

@@ -155,6 +155,12 @@ def test_a_neighbouring_wording_is_not_read_as_the_paraphrased_event(ex, text, a
     assert absent not in read_provision(law(EC_EN, 1, text), ex).event_ids
 
 
+def test_a_french_deal_out_of_turn_is_not_a_card_played_out_of_turn(ex):
+    """ "un des joueurs donne hors de son tour": the player (joueur) deals; nothing is played."""
+    p = read_provision(law(EC_FR, 1, "Si l'un des joueurs donne hors de son tour, on recommence le coup."), ex)
+    assert "deal_out_of_turn" in p.event_ids and "card_led_out_of_turn" not in p.event_ids, p.summary()
+
+
 @pytest.mark.parametrize(
     "text, outcome",
     [

@@ -84,6 +84,8 @@ def test_an_inflection_keeps_its_kind(ex):
         ("If the opponent has too few cards, he may take them from the stock.", "non_dealer"),
         ("If the adversary has too few cards, he may complete his hand from the talon.", "non_dealer"),
         ("If the dealer has too many cards, his adversary may draw the superfluous cards.", "dealer"),
+        ("If the dealer be found with more cards than he ought to have, the non-dealer may draw them.", "dealer"),
+        ("If the adversary is found with too few cards, he may take them from the stock.", "non_dealer"),
     ],
 )
 def test_who_holds_the_wrong_hand_is_read_through_the_synonyms(ex, text, holder):
@@ -131,6 +133,16 @@ def test_a_french_compound_reads_as_the_adversary(ex):
             "several_cards_turned_for_trump",
         ),
         (EC_FR, "Si le donneur découvre une carte de son adversaire en donnant, on recommence.", "dealer_exposes_card"),
+        (EC_EN, "If the cutter does not show his card, he loses the deal.", "cut_not_shown"),
+        (EC_EN, "If the wrong player deals, the cards are given to the proper dealer.", "deal_out_of_turn"),
+        (EC_EN, "Should either player deal when it is not his turn, the deal is void.", "deal_out_of_turn"),
+        (
+            EC_EN,
+            "If the dealer shows two cards in turning up the trump, the adversary chooses.",
+            "several_cards_turned_for_trump",
+        ),
+        (EC_EN, "Should the non-dealer discard more cards than he asked for, he loses one point.", "discard_error"),
+        (EC_FR, "Celui qui laisse tomber une carte sur le tapis ne la joue pas.", "card_dropped"),
     ],
 )
 def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
@@ -147,6 +159,8 @@ def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
         ("The dealer turns up the eleventh card for trumps.", "several_cards_turned_for_trump"),
         ("The dealer gives five cards to each player, by three and two at a time.", "wrong_card_count"),
         ("A player looking at his own cards before the deal is finished may do so.", "looks_at_adversary_cards"),
+        ("If a player shows two cards in cutting, he must take the lowest.", "several_cards_turned_for_trump"),
+        ("If the dealer shows two cards in turning up the trump, the adversary chooses.", "cut_exposes_two_cards"),
     ],
 )
 def test_a_neighbouring_wording_is_not_read_as_the_paraphrased_event(ex, text, absent):

@@ -194,6 +194,38 @@ def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
     assert r.ruling is not None and outcome in r.ruling.terms(), r
 
 
+@pytest.mark.parametrize(
+    "w, text, procedure, force",
+    [
+        (EC_EN, "Either player may shuffle the cards, the dealer last.", "shuffling", "permitted"),
+        (EC_FR, "Chacun des joueurs peut mêler les cartes.", "shuffling", "permitted"),
+        (EC_EN, "The cut must leave at least two cards in each packet.", "drawing_for_deal", "required"),
+        (
+            EC_EN,
+            "The dealer may not change the manner of dealing during the game.",
+            "irregular_distribution",
+            "forbidden",
+        ),
+        (EC_EN, "The discarded cards must be placed apart, face downwards.", "proposal", "required"),
+        (EC_EN, "An error in the score may be corrected before the next deal.", "game_points", "permitted"),
+        (EC_EN, "A player having none of the suit led must trump, if he can.", "play_of_the_hand", "required"),
+        (EC_FR, "Celui qui n'a pas de la couleur demandée est obligé de couper.", "play_of_the_hand", "required"),
+        (EC_EN, "Either player may call for new cards before the pack is cut.", "fresh_cards", "permitted"),
+    ],
+)
+def test_a_law_on_a_procedure_of_a_whole_code_is_a_norm_of_the_rule_table(w, text, procedure, force):
+    """Shuffling, the cut, the manner of dealing, the discarded cards, the score, trumping, new cards: a law laying
+    down a duty, a prohibition or a permission on them is read as a norm of that procedure (so the rule table cites
+    it), in both languages."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(w, 1, text)
+    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    assert (r.topic or r.event) == procedure, r
+    assert r.ruling is not None and force in r.ruling.terms(), r
+
+
 def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):
     """The same event with the dealer's hand on one side and his adversary's on the other (or too many / too few,
     before / after the trump) is another case: compared, the conflict is one that must agree, and aligned, a link

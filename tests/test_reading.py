@@ -182,10 +182,25 @@ def test_a_french_deal_out_of_turn_is_not_a_card_played_out_of_turn(ex):
         ("If the dealer gives too many cards to his adversary, there must be a re-deal.", "new_deal"),
         ("If the dealer turns up two cards for trumps, the adversary may call for a redeal.", "new_deal"),
         ("If the dealer exposes a card of his adversary in dealing, he must deal over again.", "new_deal"),
+        (
+            "If the dealer has too few cards, the adversary may claim a new deal, or permit him to take cards from the stock.",
+            "complete_from_stock",
+        ),
+        (
+            "If the dealer has too few cards, the adversary may claim a new deal, or permit him to take cards from the stock.",
+            "new_deal",
+        ),
+        (
+            "If the dealer has too many cards, the non-dealer may draw from his hand the cards in excess.",
+            "draw_surplus",
+        ),
+        ("If the dealer has too few cards, the non-dealer may let him supply the deficiency.", "complete_from_stock"),
     ],
 )
 def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
-    """holds good / stands good; a re-deal, a redeal, dealing over again: the rule table's reading of the ruling."""
+    """holds good / stands good; a re-deal, a redeal, dealing over again; remedies given as alternatives ("may claim
+    ..., or permit ...": both are options); the surplus drawn from the hand, the deficiency supplied: the rule
+    table's reading of the ruling."""
     from pipeline.extract import read_laws
     from pipeline.rules import load_rule_resources
 

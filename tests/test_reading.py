@@ -241,6 +241,34 @@ def test_a_law_on_a_procedure_of_a_whole_code_is_a_norm_of_the_rule_table(w, tex
     assert r.ruling is not None and force in r.ruling.terms(), r
 
 
+@pytest.mark.parametrize(
+    "text, when",
+    [
+        (
+            "If a player deals out of turn, and it is found ere the trump is turned, the right dealer deals.",
+            "before_trump",
+        ),
+        (
+            "If a player deals out of turn, and it is found previous to turning up the trump, the right dealer deals.",
+            "before_trump",
+        ),
+        ("If a player deals out of turn, and the error is found after the turn-up, the cards are kept.", "after_trump"),
+        (
+            "If a player deals out of turn, and it is not found till after the hands have been played, the deal stands.",
+            "after_play",
+        ),
+        (
+            "If a player deals out of turn, and the error is discovered after discarding, the deal stands good.",
+            "after_play",
+        ),
+    ],
+)
+def test_when_the_error_is_found_is_read_in_other_words(ex, text, when):
+    """ere / previous to turning up the trump, after the turn-up, till after the hands have been played, after
+    discarding: the time of discovery, a condition that must agree for a confident link."""
+    assert read_provision(law(EC_EN, 1, text), ex).facts().get("discovered") == {when}
+
+
 def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):
     """The same event with the dealer's hand on one side and his adversary's on the other (or too many / too few,
     before / after the trump) is another case: compared, the conflict is one that must agree, and aligned, a link

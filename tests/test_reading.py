@@ -84,6 +84,8 @@ def test_an_inflection_keeps_its_kind(ex):
         ("If the opponent has too few cards, he may take them from the stock.", "non_dealer"),
         ("If the adversary has too few cards, he may complete his hand from the talon.", "non_dealer"),
         ("If the dealer has too many cards, his adversary may draw the superfluous cards.", "dealer"),
+        ("If the dealer be found with more cards than he ought to have, the non-dealer may draw them.", "dealer"),
+        ("If the adversary is found with too few cards, he may take them from the stock.", "non_dealer"),
     ],
 )
 def test_who_holds_the_wrong_hand_is_read_through_the_synonyms(ex, text, holder):
@@ -97,6 +99,174 @@ def test_a_french_compound_reads_as_the_adversary(ex):
     assert p.facts().get("holder") == {"non_dealer"}, p.summary()
     q = read_provision(law(EC_FR, 2, "Si celui qui donne a une carte de trop, on recommence le coup."), ex)
     assert q.facts().get("holder") == {"dealer"}, q.summary()
+
+
+@pytest.mark.parametrize(
+    "w, text, event",
+    [
+        (
+            EC_EN,
+            "A card led out of turn may be recalled, unless the adversary has played to it.",
+            "card_led_out_of_turn",
+        ),
+        (EC_EN, "If the non-dealer leads out of his turn, he takes his card up again.", "card_led_out_of_turn"),
+        (EC_FR, "Si le premier à jouer joue avant son tour, il reprend sa carte.", "card_led_out_of_turn"),
+        (
+            EC_EN,
+            "Either player looking at his opponent's tricks may be made to show his own.",
+            "looks_at_adversary_cards",
+        ),
+        (
+            EC_EN,
+            "Should the dealer look over the hand of the non-dealer, he plays with his cards exposed.",
+            "looks_at_adversary_cards",
+        ),
+        (EC_FR, "Celui qui regarde les levées de son adversaire doit montrer les siennes.", "looks_at_adversary_cards"),
+        (EC_EN, "A player who throws down his cards loses the point.", "hand_abandoned"),
+        (EC_EN, "A player quitting the table is considered to have given up the game.", "hand_abandoned"),
+        (EC_FR, "Celui qui jette ses cartes sur la table perd le point.", "hand_abandoned"),
+        (EC_EN, "A player revoking cannot score the point.", "fails_to_follow_suit"),
+        (EC_EN, "In case the dealer gives three cards too many, the adversary may draw them.", "wrong_card_count"),
+        (
+            EC_EN,
+            "If the dealer turns up two cards for trumps, the adversary chooses the trump.",
+            "several_cards_turned_for_trump",
+        ),
+        (EC_FR, "Si le donneur découvre une carte de son adversaire en donnant, on recommence.", "dealer_exposes_card"),
+        (EC_EN, "If the cutter does not show his card, he loses the deal.", "cut_not_shown"),
+        (EC_EN, "If the wrong player deals, the cards are given to the proper dealer.", "deal_out_of_turn"),
+        (EC_EN, "Should either player deal when it is not his turn, the deal is void.", "deal_out_of_turn"),
+        (
+            EC_EN,
+            "If the dealer shows two cards in turning up the trump, the adversary chooses.",
+            "several_cards_turned_for_trump",
+        ),
+        (EC_EN, "Should the non-dealer discard more cards than he asked for, he loses one point.", "discard_error"),
+        (EC_FR, "Celui qui laisse tomber une carte sur le tapis ne la joue pas.", "card_dropped"),
+    ],
+)
+def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
+    """Inflection and voice (led / leads / plays, looking / looks, revoking), the object named otherwise (tricks,
+    hand), the words that say abandoning the hand (throwing down the cards, quitting the table, giving up the game),
+    the number before "too many", the active "turns up two cards": the same event in both languages."""
+    assert event in read_provision(law(w, 1, text), ex).event_ids
+
+
+@pytest.mark.parametrize(
+    "text, absent",
+    [
+        ("If a player deals out of his turn, the cards are dealt again by the right dealer.", "card_led_out_of_turn"),
+        ("The dealer turns up the eleventh card for trumps.", "several_cards_turned_for_trump"),
+        ("The dealer gives five cards to each player, by three and two at a time.", "wrong_card_count"),
+        ("A player looking at his own cards before the deal is finished may do so.", "looks_at_adversary_cards"),
+        ("If a player shows two cards in cutting, he must take the lowest.", "several_cards_turned_for_trump"),
+        ("If the dealer shows two cards in turning up the trump, the adversary chooses.", "cut_exposes_two_cards"),
+    ],
+)
+def test_a_neighbouring_wording_is_not_read_as_the_paraphrased_event(ex, text, absent):
+    """A deal out of turn is not a card led out of turn; the one trump turned up is not several; the regular deal is
+    not a wrong number; looking at one's own cards is not looking at the adversary's."""
+    assert absent not in read_provision(law(EC_EN, 1, text), ex).event_ids
+
+
+def test_a_french_deal_out_of_turn_is_not_a_card_played_out_of_turn(ex):
+    """ "un des joueurs donne hors de son tour": the player (joueur) deals; nothing is played."""
+    p = read_provision(law(EC_FR, 1, "Si l'un des joueurs donne hors de son tour, on recommence le coup."), ex)
+    assert "deal_out_of_turn" in p.event_ids and "card_led_out_of_turn" not in p.event_ids, p.summary()
+
+
+@pytest.mark.parametrize(
+    "text, outcome",
+    [
+        ("If the dealer exposes a card of his own in dealing, the deal holds good.", "deal_stands"),
+        ("If the dealer gives too many cards to his adversary, there must be a re-deal.", "new_deal"),
+        ("If the dealer turns up two cards for trumps, the adversary may call for a redeal.", "new_deal"),
+        ("If the dealer exposes a card of his adversary in dealing, he must deal over again.", "new_deal"),
+        (
+            "If the dealer has too few cards, the adversary may claim a new deal, or permit him to take cards from the stock.",
+            "complete_from_stock",
+        ),
+        (
+            "If the dealer has too few cards, the adversary may claim a new deal, or permit him to take cards from the stock.",
+            "new_deal",
+        ),
+        (
+            "If the dealer has too many cards, the non-dealer may draw from his hand the cards in excess.",
+            "draw_surplus",
+        ),
+        ("If the dealer has too few cards, the non-dealer may let him supply the deficiency.", "complete_from_stock"),
+    ],
+)
+def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
+    """holds good / stands good; a re-deal, a redeal, dealing over again; remedies given as alternatives ("may claim
+    ..., or permit ...": both are options); the surplus drawn from the hand, the deficiency supplied: the rule
+    table's reading of the ruling."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(EC_EN, 1, text)
+    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    assert r.ruling is not None and outcome in r.ruling.terms(), r
+
+
+@pytest.mark.parametrize(
+    "w, text, procedure, force",
+    [
+        (EC_EN, "Either player may shuffle the cards, the dealer last.", "shuffling", "permitted"),
+        (EC_FR, "Chacun des joueurs peut mêler les cartes.", "shuffling", "permitted"),
+        (EC_EN, "The cut must leave at least two cards in each packet.", "drawing_for_deal", "required"),
+        (
+            EC_EN,
+            "The dealer may not change the manner of dealing during the game.",
+            "irregular_distribution",
+            "forbidden",
+        ),
+        (EC_EN, "The discarded cards must be placed apart, face downwards.", "proposal", "required"),
+        (EC_EN, "An error in the score may be corrected before the next deal.", "game_points", "permitted"),
+        (EC_EN, "A player having none of the suit led must trump, if he can.", "play_of_the_hand", "required"),
+        (EC_FR, "Celui qui n'a pas de la couleur demandée est obligé de couper.", "play_of_the_hand", "required"),
+        (EC_EN, "Either player may call for new cards before the pack is cut.", "fresh_cards", "permitted"),
+    ],
+)
+def test_a_law_on_a_procedure_of_a_whole_code_is_a_norm_of_the_rule_table(w, text, procedure, force):
+    """Shuffling, the cut, the manner of dealing, the discarded cards, the score, trumping, new cards: a law laying
+    down a duty, a prohibition or a permission on them is read as a norm of that procedure (so the rule table cites
+    it), in both languages."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(w, 1, text)
+    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    assert (r.topic or r.event) == procedure, r
+    assert r.ruling is not None and force in r.ruling.terms(), r
+
+
+@pytest.mark.parametrize(
+    "text, when",
+    [
+        (
+            "If a player deals out of turn, and it is found ere the trump is turned, the right dealer deals.",
+            "before_trump",
+        ),
+        (
+            "If a player deals out of turn, and it is found previous to turning up the trump, the right dealer deals.",
+            "before_trump",
+        ),
+        ("If a player deals out of turn, and the error is found after the turn-up, the cards are kept.", "after_trump"),
+        (
+            "If a player deals out of turn, and it is not found till after the hands have been played, the deal stands.",
+            "after_play",
+        ),
+        (
+            "If a player deals out of turn, and the error is discovered after discarding, the deal stands good.",
+            "after_play",
+        ),
+    ],
+)
+def test_when_the_error_is_found_is_read_in_other_words(ex, text, when):
+    """ere / previous to turning up the trump, after the turn-up, till after the hands have been played, after
+    discarding: the time of discovery, a condition that must agree for a confident link."""
+    assert read_provision(law(EC_EN, 1, text), ex).facts().get("discovered") == {when}
 
 
 def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):

@@ -294,7 +294,7 @@ SCENARIOS = [
         ("new_deal", (), None, ()),
         [W4 + "29.i", WE + "37.b"],
     ),
-    (W, "incorrect_pack", {"discovered": "before_next_cut"}, "en-002", ("new_deal", (), None, ()), [WE + "39"]),
+    (W, "incorrect_pack", {"discovered": "before_next_cut"}, "en-002", ("new_deal", (), None, ()), [W4 + "41", WE + "39"]),
     (W, "pack_not_cut", {"discovered": "before_trump"}, "en-002", ("new_deal", (), None, ()), [WE + "37.f"]),
     (
         W,
@@ -332,7 +332,7 @@ SCENARIOS = [
         [W4 + "37.iv", WF + "10"],
     ),
     (W, "wrong_card_count", {"error": "too_many"}, None, ("new_deal", (), None, ()), [WE + "37.d"]),
-    (W, "incorrect_pack", {"discovered": "before_next_cut"}, None, ("deal_stands", (), None, ()), [W4 + "41"]),
+    (W, "incorrect_pack", {"discovered": "before_next_cut"}, None, ("new_deal", (), None, ()), [W4 + "41", WE + "39"]),
     (W, "pack_not_cut", {"discovered": "before_trump"}, None, ("lose_deal", (), None, ()), [W4 + "37.vii"]),
     (
         W,

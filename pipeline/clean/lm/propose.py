@@ -248,6 +248,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
+    rw_memo = None  # (the known words' candidates, realword_candidates: taken when first needed)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -338,9 +339,9 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             # a known word is judged only where the model finds it improbable (itself or the word after it),
             # and only when it has candidates: they depend on the word alone, found the first time it is
             # judged; a word found to have none leaves at its next occurrence after one look-up
-            top = realword_key(lw, cfg)
-            rw_memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
-            cands = rw_memo.get(top)
+            if rw_memo is None:
+                rw_memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
+            cands = rw_memo.get(realword_key(lw, cfg))
             if cands is not None and not cands:
                 continue
             l1 = words[i - 1] if i else BOUNDARY

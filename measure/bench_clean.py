@@ -83,12 +83,15 @@ def first_pass(runs: int = FIRST_PASS_RUNS, lm_words: bool = True) -> dict:
         f"start-up (once per process, not timed below): cleaner resources {startup:.1f} s, symspellpy dictionary {t_sym:.1f} s",
         flush=True,
     )
-    ratios, rows = [], []
+    ratios: list[float] = []
+    rows: list[dict[str, Any]] = []
     clock = time.perf_counter
     for r in range(runs):
         tc = ts = 0.0
         ntok = 0
+        per_lang: dict[str, float] = {}
         for lang, docs, res, n in sets:
+            tc0, ts0 = tc, ts
             res._repairers.clear()  # a fresh repairer: empty memos and candidate caches
             # (the dropped repairer is a reference cycle, its search and decider hold its methods: collected
             # here, outside the timing, not by a full collection inside a later run, as a new book's first
@@ -108,22 +111,33 @@ def first_pass(runs: int = FIRST_PASS_RUNS, lm_words: bool = True) -> dict:
                 tc += t1 - t0
                 ts += t2 - t1
             ntok += n
+            per_lang[lang] = (ts - ts0) / (tc - tc0)
         ratios.append(ts / tc)
         rows.append(
-            {"tokens": ntok, "clean_tokens_per_s": ntok / tc, "symspell_tokens_per_s": ntok / ts, "ratio": ts / tc}
+            {
+                "tokens": ntok,
+                "clean_tokens_per_s": ntok / tc,
+                "symspell_tokens_per_s": ntok / ts,
+                "ratio": ts / tc,
+                "ratio_by_lang": per_lang,
+            }
         )
+        langs = "  ".join(f"{lang} {x:.2f}" for lang, x in per_lang.items())
         print(
-            f"first pass{'' if lm_words else ' (LM pass off)'}, run {r + 1}/{runs}: {ntok} tokens  clean {ntok / tc:,.0f} tok/s  symspellpy {ntok / ts:,.0f} tok/s  ratio {ts / tc:.2f}",
+            f"first pass{'' if lm_words else ' (LM pass off)'}, run {r + 1}/{runs}: {ntok} tokens  clean {ntok / tc:,.0f} tok/s  symspellpy {ntok / ts:,.0f} tok/s  ratio {ts / tc:.2f} ({langs})",
             flush=True,
         )
     med = statistics.median(ratios)
+    by_lang = {lang: statistics.median(row["ratio_by_lang"][lang] for row in rows) for lang, *_ in sets}
+    langs = ", ".join(f"{lang} {x:.2f}" for lang, x in by_lang.items())
     print(
-        f"{'HEADLINE first pass' if lm_words else 'first pass, LM pass off,'} over the distinct documents (median of {runs} alternating runs): clean/symspellpy {med:.2f}"
+        f"{'HEADLINE first pass' if lm_words else 'first pass, LM pass off,'} over the distinct documents (median of {runs} alternating runs): clean/symspellpy {med:.2f} ({langs})"
     )
     return {
         "lm_words": lm_words,
         "runs": rows,
         "median_ratio": med,
+        "median_ratio_by_lang": by_lang,
         "startup_seconds": startup,
         "symspell_startup_seconds": t_sym,
     }

@@ -411,7 +411,8 @@ def bench_cleaning_section(d: Json | None) -> list[str]:
                 num(med["clean_tokens_per_s"], 0),
                 num(med["symspell_tokens_per_s"], 0),
                 f"**{times(fp['median_ratio'])}**" if key == "first_pass" else times(fp["median_ratio"]),
-                runs_range(runs),
+                runs_range(runs)
+                + "".join(f"; {lang} {times(x)}" for lang, x in fp.get("median_ratio_by_lang", {}).items()),
             ]
         )
     for s in d.get("sets", []):

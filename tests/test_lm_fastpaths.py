@@ -212,6 +212,28 @@ def test_proposals_with_the_token_facts_kept_equal_those_found_afresh(rep, words
     assert lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg, prune=True) == warm
 
 
+SETTINGS = (
+    lm.LMConfig(),
+    lm.LMConfig(max_candidates=2),
+    lm.LMConfig(realword_max_cost=0.4),
+    lm.LMConfig(frequent_zipf=4.0, frequent_max_len=3, realword_max_logp=-1.0),
+)
+
+
+@settings(max_examples=40, deadline=None)
+@given(words=st.lists(st.sampled_from(CONFUSABLE), min_size=1, max_size=14), order=st.permutations(SETTINGS))
+def test_proposals_with_the_known_words_candidates_kept_equal_those_found_afresh(rep, words, order):
+    # (the known words' candidates are kept per word across texts and settings: asked under other
+    # settings first, or kept from earlier examples, they give what a fresh memo gives)
+    text = " ".join(words).replace(" .", ".").replace(" ,", ",")
+    warm = {}
+    for cfg in order:
+        warm[cfg] = lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg)
+    for cfg in SETTINGS:
+        rep.memos._memos.pop("lm_realword_candidates", None)  # (found afresh)
+        assert lm.proposals(text, rep, lm.voice_for(text, rep, cfg), cfg) == warm[cfg]
+
+
 def _plain_deletes(w: str, n: int) -> set[str]:
     out, frontier = {w}, {w}
     for _ in range(n):

@@ -43,6 +43,7 @@ class Repairer:
         self.ligatures = res.lexdata.ligatures
         self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
         self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
+        self._protected_memo: dict[str, bool] = {}  # word -> protected(word): every token of every pass asks
         # the patterns of plain letters read backwards (ense$ -> ence): a modern word's period forms
         self.period_inverse = tuple(
             (re.compile(re.escape(r) + ("$" if p.endswith("$") else "")), p.strip("^$"))
@@ -83,13 +84,23 @@ class Repairer:
     # ---- lexicon -------------------------------------------------------------------------
     def protected(self, lw: str) -> bool:
         """Never changed: a historical spelling (the list or a period pattern), a game term, or a word printed
-        with a ligature whose spelled-out form is a word (``minutiæ``: ligatures.tsv)."""
+        with a ligature whose spelled-out form is a word (``minutiæ``: ligatures.tsv).  Memoised per word
+        (what it reads is fixed when the repairer is made)."""
+        memo = self._protected_memo
+        hit = memo.get(lw)
+        if hit is None:
+            if len(memo) >= Memos.MEMO_MAX:
+                memo.clear()
+            hit = memo[lw] = self._protected(lw)
+        return hit
+
+    def _protected(self, lw: str) -> bool:
         if lw in self.hist or lw in self.domain:
             return True
         for lig, letters in self.ligatures:
             if lig in lw:  # (a lexicon word of any frequency spelled out: what a word without it would be)
                 spelled = lw.replace(lig, letters)
-                return self.zipf.get(spelled, 0.0) > 0.0 or self.protected(spelled)
+                return self.zipf.get(spelled, 0.0) > 0.0 or self._protected(spelled)
         if not self.period_patterns:
             return False
         p = self._period_memo.get(lw, _UNSEEN)  # (a hot path: every token of every pass asks)

@@ -296,6 +296,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     words = [BOUNDARY if t in ".!?;:" else t.lower().replace("’", "'").strip("'") for _, _, t in toks]
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
+    rw_memo = None  # (the known words' candidates, realword_candidates: taken when first needed)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -387,29 +388,24 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         if known:
             if not cfg.realword or voice.tri is None and voice.bg is None:
                 continue
-            # a known word is judged only where the model finds it improbable (itself or the word after it)
+            # a known word is judged only where the model finds it improbable (itself or the word after it),
+            # and only when it has candidates: they depend on the word alone, found the first time it is
+            # judged; a word found to have none leaves at its next occurrence after one look-up
+            if rw_memo is None:
+                rw_memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
+            cands = rw_memo.get(realword_key(lw, cfg))
+            if cands is not None and not cands:
+                continue
             l1 = words[i - 1] if i else BOUNDARY
             l2 = words[i - 2] if i >= 2 and l1 != BOUNDARY else ""
             r1 = words[i + 1] if i + 1 < len(words) else BOUNDARY
             here = voice.logp(lw, l1, l2)
             if here >= cfg.realword_max_logp and (r1 == BOUNDARY or voice.logp(r1, lw, l1) >= cfg.realword_max_logp):
                 continue
-            memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
-            cands = memo.get((lw, cfg.realword_max_cost))
             if cands is None:
-                vocab = voice.bg.words if voice.bg is not None else rep.zipf
-                cands = memo[lw, cfg.realword_max_cost] = [
-                    (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
-                ]
-            if len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0:
-                # (both parts are kept per word: so is their union)
-                key = (lw, cfg.realword_max_cost, cfg.frequent_zipf)
-                both = memo.get(key)
-                if both is None:
-                    both = memo[key] = sorted(
-                        set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0])
-                    )
-                cands = both
+                cands = realword_candidates(lw, rep, voice, cfg)
+                if not cands:
+                    continue
         else:
             cands = rep.search.candidates(core)
             if (
@@ -420,9 +416,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 and not core.isupper()
             ):
                 cands, lexical = name_variants(lw, cands, rep, voice, cfg)
-        cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
-        if not cands and not junk and known:
-            continue
+            cands = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
         if prune and (known or rare):  # (never flagged: a repair or nothing)
             if not may_reach(voice, words, i, cands, _margin(False, known, rare, name, cfg), cfg):
                 continue
@@ -433,6 +427,40 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
         else:
             scored = tuple((w, c, voice.delta(words, i, w)) for w, c in cands)
         out.append(Proposal(s, e, t, known, rare, junk, scored, name))
+    return out
+
+
+def realword_key(lw: str, cfg: LMConfig) -> tuple:
+    """The memo key of :func:`realword_candidates`: the word and the settings its answer depends on."""
+    short = len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0
+    return (lw, cfg.realword_max_cost, cfg.frequent_zipf if short else None, cfg.max_candidates)
+
+
+def realword_candidates(lw: str, rep, voice: Voice, cfg: LMConfig) -> list[tuple[str, float]]:
+    """The candidates (word, channel cost) of the known word ``lw``, cheapest first, at most
+    ``max_candidates``: the words of the general pairs' vocabulary (else of the lexicon) one or two cheap
+    confusions away (at most ``realword_max_cost``) and, for a short word, the frequent words one edit
+    away (:func:`frequent_neighbours`).  Memoised per word and settings."""
+    memo = rep.memo("lm_realword_candidates" if voice.bg is not None else "lm_realword_candidates_zipf")
+    short = len(lw) <= cfg.frequent_max_len and cfg.frequent_zipf < 99.0
+    top = realword_key(lw, cfg)
+    hit = memo.get(top)
+    if hit is not None:
+        return hit
+    cands = memo.get((lw, cfg.realword_max_cost))
+    if cands is None:
+        vocab = voice.bg.words if voice.bg is not None else rep.zipf
+        cands = memo[lw, cfg.realword_max_cost] = [
+            (w, c) for w, c, _ in rep.search.context_candidates(lw, True, vocab) if c <= cfg.realword_max_cost
+        ]
+    if short:
+        # (both parts are kept per word: so is their union)
+        key = (lw, cfg.realword_max_cost, cfg.frequent_zipf)
+        both = memo.get(key)
+        if both is None:
+            both = memo[key] = sorted(set(cands) | set(frequent_neighbours(lw, rep, cfg)), key=lambda x: (x[1], x[0]))
+        cands = both
+    out = memo[top] = [(w, c) for w, c in cands if w != lw and " " not in w][: cfg.max_candidates]
     return out
 
 

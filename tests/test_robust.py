@@ -493,7 +493,8 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path):
 
     code = (
         "from pipeline import nlp\nn = nlp.blank('en'); n.add_pipe('sentencizer')\n"
-        "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 30000, desc='segment: sentences'):\n"
+        # (212,500 characters: past the length from which a bar is drawn, pipeline.progress.MIN_CHARS)
+        "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 12500, desc='segment: sentences'):\n"
         "    time.sleep(0.01)\n"
     )
 

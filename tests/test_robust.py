@@ -598,7 +598,7 @@ def test_a_local_cluster_shuts_down_without_tracebacks(tmp_path):
 def test_bench_prints_the_speed_up_whatever_the_results_file_holds(tmp_path, monkeypatch, capsys):
     import measure.bench_build as bench
 
-    def fake_run(sizes, target_bytes, shared, work, one, two, books):
+    def fake_run(sizes, target_bytes, shared, work, one, two, books, book_kinds):
         b = lambda w, s: {"workers": w, "commit": "c", "wall_s": s, "peak_mem_mib": 900, "worker_peak_mib": 500}  # noqa: E731
         return {
             "date": "d",

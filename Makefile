@@ -17,7 +17,7 @@ GCIDE := /usr/share/dictd/gcide.index
 # Debian's python3-grammalecte (French grammar rules, pipeline/clean/grammar.py imports it from the system's dist-packages)
 GRAMMALECTE := /usr/lib/python3/dist-packages/grammalecte/__init__.py
 NODE_STAMP := node_modules/.installed-stamp
-# pytest-xdist workers of `make test` (the tests of one file share a worker, and the whole run shares one build)
+# pytest-xdist workers of `make test` (the tests of one file share a worker, the slowest files go first: tests/conftest.py; the whole run shares one build)
 TEST_WORKERS ?= 2
 .PHONY: all help install build test eval bench results site status clean-cache check notebooks
 
@@ -72,7 +72,7 @@ test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint and format che
 	$(BIN)/ruff check pipeline measure tests
 	$(BIN)/ruff format --check pipeline measure tests
 	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
 
 site: build ## the reading edition: open outputs/site/index.html from disk
 

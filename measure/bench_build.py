@@ -161,6 +161,9 @@ def machine() -> str:
     )
 
 
+BOOK_KINDS = ("numbered", "prose")  # a book of numbered laws in sections, and a book of prose (no number at all)
+
+
 def run(
     sizes: list[int],
     target_bytes: int,
@@ -169,6 +172,7 @@ def run(
     one_worker: bool = True,
     two_workers: bool = True,
     books: list[float] | None = None,
+    book_kinds: tuple[str, ...] = BOOK_KINDS,
 ) -> dict:
     # in a child process: the language resources it loads must not count in the builds' memory
     import multiprocessing
@@ -231,7 +235,7 @@ def run(
             }
         )
     if books:
-        result["books"] = book_series(books, sources, model, work)
+        result["books"] = book_series(books, sources, model, work, book_kinds)
     return result
 
 
@@ -240,10 +244,7 @@ BOOK_MAX_RATIO = 2.2  # time per doubling of the witness, at most (the book seri
 BOOK_MAX_WORKER_MIB = 2048  # peak memory of the worker at every size up to 4 MB, at most
 
 
-BOOK_KINDS = ("numbered", "prose")  # a book of numbered laws in sections, and a book of prose (no number at all)
-
-
-def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
+def book_series(sizes_mb: list[float], sources, model, work: Path, kinds: tuple[str, ...] = BOOK_KINDS) -> dict:
     """One witness of each size (MB) and kind built alone, in this process (a one-witness build maps nothing; a
     cluster's worker restart between stages failed on this loaded machine): wall time, peak memory, and the time
     ratio per doubling. Each book is the laws of the longest real witness shuffled, repeated and re-noised as the
@@ -253,7 +254,7 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
     src = max(sources, key=lambda s: sum(map(len, s.laws)))
     rows: list[dict] = []
     failed: list[dict] = []
-    for kind in BOOK_KINDS:
+    for kind in kinds:
         before: dict | None = None
         for mb in sizes_mb:
             corpus = prepare_corpus(
@@ -296,10 +297,15 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
                 + (f", x{row['time_ratio']} the time of the size before" if "time_ratio" in row else ""),
                 flush=True,
             )
+    return book_summary(f"{src.game}/{src.lang}", rows, failed)
+
+
+def book_summary(source: str, rows: list[dict], failed: list[dict]) -> dict:
+    """The book series' rows with their bounds: the largest time ratio per doubling, the largest worker peak."""
     ratios = [r["time_ratio"] for r in rows if "time_ratio" in r]
     largest = max((r["mb"] for r in rows), default=None)
     return {
-        "source": f"{src.game}/{src.lang}",
+        "source": source,
         "sizes": rows,
         "max_time_ratio": max(ratios) if ratios else None,
         "max_cpu_ratio": max((r["cpu_ratio"] for r in rows if "cpu_ratio" in r), default=None),
@@ -311,6 +317,23 @@ def book_series(sizes_mb: list[float], sources, model, work: Path) -> dict:
         and all(x <= BOOK_MAX_RATIO for x in ratios)
         and all(r["worker_peak_mib"] <= BOOK_MAX_WORKER_MIB for r in rows),
     }
+
+
+def book_kind(row: dict) -> str:
+    return row.get("kind", "numbered")  # (a row measured before the prose series has no kind)
+
+
+def merge_books(old: dict | None, new: dict | None) -> dict | None:
+    """``new``'s series of each kind it measured replaces ``old``'s series of that kind; the other kinds are kept (a
+    run of the prose series keeps the numbered one measured earlier, each row with the commit it measured)."""
+    if not new or not old or old.get("source") != new.get("source"):
+        return new or old
+    kinds = {book_kind(r) for r in new["sizes"]} | {f["kind"] for f in new.get("failed", [])}
+    rows = [r for r in old["sizes"] if book_kind(r) not in kinds] + new["sizes"]
+    failed = [f for f in old.get("failed", []) if f["kind"] not in kinds] + new.get("failed", [])
+    order = {k: i for i, k in enumerate(BOOK_KINDS)}
+    rows.sort(key=lambda r: (order.get(book_kind(r), len(order)), r["mb"]))
+    return book_summary(new["source"], rows, failed)
 
 
 def merge(old: dict, new: dict) -> dict:
@@ -333,7 +356,7 @@ def merge(old: dict, new: dict) -> dict:
     for s in before.values():
         one, two = s.get("one_worker"), s.get("two_workers")
         s["speedup_2_over_1"] = round(one["wall_s"] / max(two["wall_s"], 1e-9), 2) if one and two else None
-    books = new.get("books") or old.get("books")  # a run without the book series keeps the last one
+    books = merge_books(old.get("books"), new.get("books"))  # a run without the book series keeps the last one
     return {
         **new,
         "sizes": sorted(before.values(), key=lambda s: s["witnesses"]),
@@ -368,6 +391,12 @@ def main(argv: list[str] | None = None) -> int:
         default=",".join(f"{x:g}" for x in BOOK_MB),
         help="sizes in MB of the book series, one witness built alone each (default %(default)s; 'none' to skip)",
     )
+    p.add_argument(
+        "--book-kinds",
+        default=",".join(BOOK_KINDS),
+        help="kinds of book in the series (default %(default)s); the kinds measured now replace the same kinds in the "
+        "results file, the others are kept",
+    )
     args = p.parse_args(argv)
     shared = Path(os.environ.get("SHARED_DIR", ROOT.parent / "shared"))
     work = Path(args.work)
@@ -376,7 +405,12 @@ def main(argv: list[str] | None = None) -> int:
         p.error("--no-one-worker and --only-one-worker leave nothing to measure")
     sizes = [] if args.sizes in ("", "none") else [int(x) for x in args.sizes.split(",")]
     books = [] if args.books in ("", "none") else [float(x) for x in args.books.split(",")]
-    result = run(sizes, args.witness_bytes, shared, work, not args.no_one_worker, not args.only_one_worker, books)
+    kinds = tuple(k for k in args.book_kinds.split(",") if k)
+    if not set(kinds) <= set(BOOK_KINDS):
+        p.error(f"--book-kinds: each of {', '.join(BOOK_KINDS)}")
+    result = run(
+        sizes, args.witness_bytes, shared, work, not args.no_one_worker, not args.only_one_worker, books, kinds
+    )
     out = Path(args.out)
     old: dict = {}
     if out.is_file():  # keep the sizes measured earlier (each carries its date and machine)

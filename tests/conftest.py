@@ -112,3 +112,30 @@ def browser():
         )
         yield b
         b.close()
+
+
+# Scheduling under pytest-xdist (``make test``: ``-n 2 --dist loadfile --no-loadscope-reorder``): the tests of one
+# file run in one worker (they share its module fixtures) and the slowest files are handed out first, so that the
+# two workers finish together instead of one of them taking a long file last while the other has nothing left
+# (xdist's own order, the files of most tests first, took the files of a few slow tests last).
+SLOWEST_FIRST = (
+    "test_robust",
+    "test_clean_bounds",
+    "test_scale",
+    "test_tei",
+    "test_notebooks",
+    "test_build",
+    "test_align",
+    "test_site",
+    "test_safety",
+    "test_collate",
+    "test_cli",
+    "test_data",
+    "test_site_publish",
+    "test_clean",
+)
+
+
+def pytest_collection_modifyitems(config, items):
+    rank = {name: i for i, name in enumerate(SLOWEST_FIRST)}
+    items.sort(key=lambda item: rank.get(Path(str(item.path)).stem, len(rank)))  # (stable: each file keeps its order)

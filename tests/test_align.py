@@ -104,7 +104,7 @@ def test_english_light_lemmatiser_is_consistent(resources):
 
 
 def test_fr000_en003_meets_target(dev_laws, witnesses):
-    res = evaluate(dev_laws, shared_dir(), CORPUS)
+    res = evaluate(dev_laws, shared_dir(), CORPUS, dev_dir=None)  # (the development golds: their own tests below)
     by = {r["gold"]: r for r in res["pairs"]}
     assert by["ecarte_fr000_en003.csv"]["f1"] >= 0.95, by["ecarte_fr000_en003.csv"]
     assert by["ecarte_en003_modern.csv"]["f1"] == 1.0, by["ecarte_en003_modern.csv"]

@@ -8,10 +8,8 @@ import pytest
 from lxml import etree
 
 from pipeline.export.collate import collate, tokens
-from pipeline.export.tei.validate import check_edition, validate
 from pipeline.export.tei.xml import TEI_NS
 
-from conftest import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}
@@ -85,13 +83,3 @@ def _side(ab, k: int):
     for app in ab:
         yield " " + (list(app)[k].text or "") + " "
         yield app.tail or ""
-
-
-def test_collation_files_are_valid_tei_with_resolving_pointers(built):
-    tei = built / "tei"
-    docs = {p.name: p.read_bytes() for p in tei.glob("*.xml")}
-    assert {"collation-ecarte.xml", "collation-whist.xml"} <= set(docs)
-    schema = SHARED / "schemas" / "tei_all.rng"
-    for name in ("collation-ecarte.xml", "collation-whist.xml"):
-        assert validate(docs[name], schema) == [], name
-    assert check_edition(docs) == []

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import shutil
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -286,3 +287,35 @@ def test_prefiltered_reading_equals_the_reading_by_every_pattern(ex, en004, monk
     full = {k: (p.events, p.conditions) for k, p in read_provisions(laws, ex, with_outcomes=False).items()}
     provisions._READ_CACHE.clear()
     assert sum(1 for e, _ in full.values() if e) > 50 and fast == full
+
+
+def test_the_readers_matcher_finds_what_spacys_matcher_finds(ex, en004):
+    """The reader matches the patterns itself, on the tests each token passes: every match of spaCy's Matcher of the
+    same patterns (on the same token keys) and no other, in the seeds' laws and in a paragraph of prose that runs
+    several laws together (where the gaps of the patterns reach across sentences)."""
+    from spacy.matcher import Matcher
+    from spacy.tokens import Token
+
+    from pipeline.align import provisions
+
+    if not Token.has_extension(provisions.KEY_ATTR):
+        Token.set_extension(provisions.KEY_ATTR, default="")
+    laws = [*en004, *segmented_laws(CORPUS, ["fr-000", "fr-001", "en-002"])]
+    for lang in ("en", "fr"):
+        some = [x for x in laws if x.lang == lang][:12]
+        laws.append(replace(some[0], id=f"{some[0].id}-prose", text=" ".join(x.text for x in some)))
+    matched = 0
+    for x in laws:
+        rules = ex.rules(x.game, x.lang)
+        doc, keys = provisions.token_keys(x, ex)
+        for tok, k in zip(doc, keys):
+            tok._.set(provisions.KEY_ATTR, k)
+        pf = provisions._prefilter(rules)
+        which = pf.candidates(keys)
+        spacy = Matcher(doc.vocab)
+        for i in which:
+            spacy.add(str(i), [provisions.spacy_pattern(rules[i].source, ex.config.max_gap, rules[i].label)])
+        want = sorted((int(doc.vocab.strings[m]), s, e) for m, s, e in spacy(doc)) if which else []
+        assert sorted(pf.matches(which, keys)) == want, x.id
+        matched += len(want)
+    assert matched > 500

@@ -493,7 +493,8 @@ def test_progress_bars_show_on_a_terminal_only(tmp_path):
 
     code = (
         "from pipeline import nlp\nn = nlp.blank('en'); n.add_pipe('sentencizer')\n"
-        "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 30000, desc='segment: sentences'):\n"
+        # (212,500 characters: past the length from which a bar is drawn, pipeline.progress.MIN_CHARS)
+        "import time\nfor _ in nlp.docs(n, 'The deal passes. ' * 12500, desc='segment: sentences'):\n"
         "    time.sleep(0.01)\n"
     )
 
@@ -597,7 +598,7 @@ def test_a_local_cluster_shuts_down_without_tracebacks(tmp_path):
 def test_bench_prints_the_speed_up_whatever_the_results_file_holds(tmp_path, monkeypatch, capsys):
     import measure.bench_build as bench
 
-    def fake_run(sizes, target_bytes, shared, work, one, two, books):
+    def fake_run(sizes, target_bytes, shared, work, one, two, books, book_kinds):
         b = lambda w, s: {"workers": w, "commit": "c", "wall_s": s, "peak_mem_mib": 900, "worker_peak_mib": 500}  # noqa: E731
         return {
             "date": "d",

@@ -198,3 +198,30 @@ def test_a_bench_size_measured_in_two_sittings_keeps_both_builds_and_their_speed
     other = {"date": "d2", "machine": "m", "sizes": [{**size, "ocr_mb": 50.0, "one_worker": build_(1, 90.0, "c")}]}
     again = [s for s in merge(merged, other)["sizes"] if s["witnesses"] == 1000][0]
     assert again.get("two_workers") is None and again["speedup_2_over_1"] is None
+
+
+def test_a_book_series_of_one_kind_keeps_the_other_kind_measured_earlier():
+    from measure.bench_build import BOOK_MAX_WORKER_MIB, merge
+
+    def row(kind, mb, wall, peak, commit, ratio=None):
+        r = {"mb": mb, "ocr_mb": mb, "wall_s": wall, "cpu_s": wall, "worker_peak_mib": peak, "laws": 10}
+        r.update({"commit": commit, **({"kind": kind} if kind else {}), **({"time_ratio": ratio} if ratio else {})})
+        return r
+
+    # an earlier run measured the numbered books (its rows say no kind) and a prose book that failed
+    old_rows = [row(None, 0.5, 40.0, 700, "a"), row(None, 1.0, 80.0, 900, "a", 2.0)]
+    old = {"sizes": [], "books": {"source": "whist/en", "sizes": old_rows, "failed": [{"kind": "prose", "mb": 0.5}]}}
+    prose = [row("prose", 0.5, 30.0, 600, "b"), row("prose", 1.0, 90.0, BOOK_MAX_WORKER_MIB + 1, "b", 3.0)]
+    new = {"sizes": [], "books": {"source": "whist/en", "sizes": prose, "failed": []}}
+    books = merge(old, new)["books"]
+    assert [(r.get("kind", "numbered"), r["mb"], r["commit"]) for r in books["sizes"]] == [
+        ("numbered", 0.5, "a"),
+        ("numbered", 1.0, "a"),
+        ("prose", 0.5, "b"),
+        ("prose", 1.0, "b"),
+    ]
+    assert books["failed"] == []  # the prose series measured now replaces the failure of the earlier one
+    assert books["max_time_ratio"] == 3.0 and books["max_worker_peak_mib"] == BOOK_MAX_WORKER_MIB + 1
+    assert books["within_bounds"] is False  # the bounds are those of every kind
+    # a run without the book series keeps the series as it was
+    assert merge(merge(old, new), {"sizes": []})["books"] == books

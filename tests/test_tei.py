@@ -29,9 +29,11 @@ from pipeline.export.tei.config import BuildInfo, cert_level, TeiError
 from pipeline.export.tei.header import witness_file
 from pipeline.export.tei.links import alignments_tei
 from pipeline.export.tei.read import read_tei
-from pipeline.export.tei.validate import check_edition, schema_paths, validator
+from pipeline.export.tei.validate import check_edition, schema_paths, validate, validator
 from pipeline.export.tei.witness import witness_tei
 from pipeline.export.tei.xml import TEI_NS, XML_ILLEGAL
+
+from conftest import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 NS = {"t": TEI_NS}
@@ -1011,3 +1013,32 @@ def test_no_footnote_marker_or_markdown_left_in_any_reading_text(seeds):
         flagged = [(r2c[f.start], r2c[f.start] + len(f.text)) for f in cleaned.flags]
         markup = [j for j in junk.junk_tokens(cleaned.text, lambda x: True) if j[3] == "markup inside a word"]
         assert not junk.unflagged(markup, flagged), (w.id, markup)
+
+
+# ---------------------------------------------------------------- the edition built from corpus/, read by lxml
+# (here, beside the other validations: the tests of one file share a worker, and so the schema lxml compiles once
+# per process, in about 15 s)
+
+
+@pytest.fixture(scope="module")
+def edition_tei(fresh_build) -> Path:
+    out, _ = fresh_build
+    return out / "tei"
+
+
+def test_every_tei_file_validates_with_lxml(edition_tei):
+    schema = SHARED / "schemas" / "tei_all.rng"
+    assert schema.is_file()
+    files = sorted(edition_tei.glob("*.xml"))
+    assert len(files) >= 8  # five witnesses, alignments, a collation per game
+    for p in files:
+        assert validate(p.read_bytes(), schema) == [], p.name
+
+
+def test_collation_files_are_valid_tei_with_resolving_pointers(edition_tei):
+    docs = {p.name: p.read_bytes() for p in edition_tei.glob("*.xml")}
+    assert {"collation-ecarte.xml", "collation-whist.xml"} <= set(docs)
+    schema = SHARED / "schemas" / "tei_all.rng"
+    for name in ("collation-ecarte.xml", "collation-whist.xml"):
+        assert validate(docs[name], schema) == [], name
+    assert check_edition(docs) == []

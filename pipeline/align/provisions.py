@@ -1,8 +1,9 @@
 """Structured reading of what a law rules: the irregularity (event), its conditions, and the outcome.
 
-``read_provisions(laws, extraction) -> {law id: Provision}`` reads every law (French and English) with spaCy
-rule-based matching over the cleaned law text: the events of ``corpus/annotations/extraction_<game>.toml``, the
-conditions of ``corpus/annotations/extraction_conditions.toml`` and the outcomes of the rule table's own patterns
+``read_provisions(laws, extraction) -> {law id: Provision}`` reads every law (French and English) with rule-based
+matching over spaCy's tokens of the cleaned law text (patterns in spaCy Matcher's terms, :func:`spacy_pattern`): the
+events of ``corpus/annotations/extraction_<game>.toml``, the conditions of
+``corpus/annotations/extraction_conditions.toml`` and the outcomes of the rule table's own patterns
 (``corpus/lexicon/ruling_patterns.toml``, :func:`pipeline.rules.suggest_rulings`), so that a law's suggested ruling
 and its alignment rest on one reading.  ``compare(p, q)`` says how two readings agree: the weighted share of their
 events they have in common, the conditions that match and the ones that conflict, the outcomes in common.
@@ -285,7 +286,7 @@ def _token_test(part: str) -> str:
     return rf"(?:^|\|)(?:{fold(part)})(?:\||$)"
 
 
-def _spacy_pattern(source: str, max_gap: int, where: str) -> list[dict]:
+def spacy_pattern(source: str, max_gap: int, where: str) -> list[dict]:
     pattern: list[dict] = []
     for part in source.split():
         m = re.fullmatch(r"~(\d+)", part)
@@ -370,7 +371,7 @@ def _load(corpus_dir: str) -> Extraction:
     )
     for game in events:  # every pattern compiles (errors at load time, not at the first law)
         for r in (*events[game], *conditions):
-            _spacy_pattern(r.source, ex.config.max_gap, f"{ann}/{r.kind} {r.label}")
+            spacy_pattern(r.source, ex.config.max_gap, f"{ann}/{r.kind} {r.label}")
     return ex
 
 
@@ -380,55 +381,76 @@ def load_extraction(corpus_dir: Path = DEFAULT_CORPUS) -> Extraction:
 
 
 def _nlp(lang: str):
-    from spacy.tokens import Token
-
     from .. import nlp
 
-    if not Token.has_extension(KEY_ATTR):
-        Token.set_extension(KEY_ATTR, default="")
     return nlp.load() if lang == "fr" else nlp.blank("en")
 
 
-@lru_cache(maxsize=512)
-def _matcher(game: str, lang: str, ex_key: int, rules: tuple[PatternRule, ...], max_gap: int, which: tuple[int, ...]):
-    """A spaCy Matcher of the rules numbered ``which`` (the ones that can match a law: :func:`_candidates`)."""
-    from spacy.matcher import Matcher
-
-    m = Matcher(_nlp(lang).vocab)
-    for i in which:
-        m.add(f"{i}", [_spacy_pattern(rules[i].source, max_gap, rules[i].label)])
-    return m
-
-
 class _Prefilter:
-    """Which rules can match a law at all: a rule matches only if each of its token tests holds for some token, so
-    a law is run through a Matcher of those rules only (the same matches, found without testing every pattern on
-    every token: the reading of a book's laws was most of its build).  The tests a token key passes are kept per
+    """The patterns of one game and language, matched on a law's token keys.  A rule matches only if each of its
+    token tests holds for some token, so a law is matched against those rules only; each rule is then matched as
+    spaCy's Matcher matches :func:`spacy_pattern` (every span whose first and last tokens pass the first and last
+    tests, each test in between after at most its gap of any tokens), on the tests each token passes, looked up
+    once per token: the same matches without spaCy's state machine testing a regular expression per state and
+    token (the reading of a book of prose had been most of its build).  The tests a token key passes are kept per
     key, in a bounded memo."""
 
     def __init__(self, rules: tuple[PatternRule, ...]):
         index: dict[str, int] = {}
         self.needs: list[frozenset[int]] = []
+        self.steps: list[tuple[tuple[int, int], ...]] = []  # per rule: (gap before it, test) for each token test
         for r in rules:
-            need = set()
+            need, steps, gap = set(), [], 0
             for part in r.source.split():
-                if not re.fullmatch(r"~\d+", part):
-                    # (the pattern's REGEX predicate itself, which spaCy runs with search)
-                    need.add(index.setdefault(_token_test(part), len(index)))
+                m = re.fullmatch(r"~(\d+)", part)
+                if m:
+                    gap += int(m.group(1))
+                    continue
+                # (the pattern's REGEX predicate itself, which spaCy runs with search)
+                t = index.setdefault(_token_test(part), len(index))
+                need.add(t)
+                steps.append((gap, t))
+                gap = 0
             self.needs.append(frozenset(need))
+            self.steps.append(tuple(steps))
         self.tests = [re.compile(rx) for rx in index]
         self.memo: dict[str, frozenset[int]] = {}
 
-    def candidates(self, keys: Sequence[str]) -> tuple[int, ...]:
-        present: set[int] = set()
-        for k in set(keys):
+    def hits(self, keys: Sequence[str]) -> list[frozenset[int]]:
+        """The tests each token key passes."""
+        out = []
+        for k in keys:
             hit = self.memo.get(k)
             if hit is None:
                 if len(self.memo) >= PREFILTER_MEMO_SIZE:
                     self.memo.clear()
                 hit = self.memo[k] = frozenset(i for i, rx in enumerate(self.tests) if rx.search(k))
-            present |= hit
+            out.append(hit)
+        return out
+
+    def candidates(self, keys: Sequence[str]) -> tuple[int, ...]:
+        present: set[int] = set().union(*self.hits(list(dict.fromkeys(keys))))
         return tuple(i for i, need in enumerate(self.needs) if need <= present)
+
+    def matches(self, which: Sequence[int], keys: Sequence[str]) -> list[tuple[int, int, int]]:
+        """(rule, start token, end token) of every match of the rules numbered ``which`` in a law's token keys."""
+        hits = self.hits(keys)
+        n = len(hits)
+        starts: dict[int, list[int]] = {}
+        for p, hit in enumerate(hits):
+            for t in hit:
+                starts.setdefault(t, []).append(p)
+        out: list[tuple[int, int, int]] = []
+        for i in which:
+            (_, first), *rest = self.steps[i]
+            for s in starts.get(first, ()):
+                ends = {s + 1}
+                for gap, t in rest:
+                    ends = {p + d + 1 for p in ends for d in range(min(gap, n - 1 - p) + 1) if t in hits[p + d]}
+                    if not ends:
+                        break
+                out.extend((i, s, e) for e in sorted(ends))
+        return out
 
 
 PREFILTER_MEMO_SIZE = 200_000  # token keys whose tests are kept
@@ -451,6 +473,19 @@ def _key(tok, lang: str, forms: Mapping[str, str]) -> str:
     return f"{lower}|{lemma}|{en_stem(lower, forms)}"
 
 
+def token_keys(law: Law, extraction: Extraction) -> tuple:
+    """The spaCy Doc of a law's text (cut to ``max_chars``) and the key of each of its tokens the patterns are
+    matched on ("lower|lemma|...", accents folded, with the thesaurus's classes)."""
+    doc = _nlp(law.lang)(law.text[: extraction.config.max_chars])
+    keys = [_key(tok, law.lang, extraction.en_forms) for tok in doc]
+    thesaurus = extraction.thesaurus.get(law.lang)
+    if thesaurus is not None:
+        lowers = [fold(tok.text) for tok in doc]
+        lemmas = [k.split("|")[1] if "|" in k else k for k in keys]
+        keys = thesaurus.expand(lowers, lemmas, keys)
+    return doc, keys
+
+
 def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[str, str]] = ()) -> Provision:
     """The reading of one law (events and conditions by the extraction patterns; ``outcomes`` as found by the rule
     table's patterns, passed in)."""
@@ -461,21 +496,11 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     rules = extraction.rules(law.game, law.lang)
     if not rules or not law.text.strip():
         return Provision(law.id, outcomes=tuple(outcomes))
-    nlp = _nlp(law.lang)
-    doc = nlp(law.text[: extraction.config.max_chars])
-    keys = [_key(tok, law.lang, extraction.en_forms) for tok in doc]
-    thesaurus = extraction.thesaurus.get(law.lang)
-    if thesaurus is not None:
-        lowers = [fold(tok.text) for tok in doc]
-        lemmas = [k.split("|")[1] if "|" in k else k for k in keys]
-        keys = thesaurus.expand(lowers, lemmas, keys)
-    for tok, k in zip(doc, keys):
-        tok._.set(KEY_ATTR, k)
-    which = _prefilter(rules).candidates(keys)
-    matcher = _matcher(law.game, law.lang, id(extraction), rules, extraction.config.max_gap, which) if which else None
+    doc, keys = token_keys(law, extraction)
+    pf = _prefilter(rules)
     events: dict[str, tuple[str, float, str]] = {}
     conds: dict[tuple[str, str], tuple[str, str, str]] = {}
-    matches = [(rules[int(nlp.vocab.strings[m])], s, e) for m, s, e in matcher(doc)] if matcher else []
+    matches = [(rules[i], s, e) for i, s, e in pf.matches(pf.candidates(keys), keys)]
     mentions = [(r.label, s, e) for r, s, e in matches if r.kind == "not"]
     first_event: int | None = None  # token where the first event was matched
     for r, s, e in sorted(matches, key=lambda x: (x[1], x[2])):

@@ -294,7 +294,14 @@ SCENARIOS = [
         ("new_deal", (), None, ()),
         [W4 + "29.i", WE + "37.b"],
     ),
-    (W, "incorrect_pack", {"discovered": "before_next_cut"}, "en-002", ("new_deal", (), None, ()), [W4 + "41", WE + "39"]),
+    (
+        W,
+        "incorrect_pack",
+        {"discovered": "before_next_cut"},
+        "en-002",
+        ("new_deal", (), None, ()),
+        [W4 + "41", WE + "39"],
+    ),
     (W, "pack_not_cut", {"discovered": "before_trump"}, "en-002", ("new_deal", (), None, ()), [WE + "37.f"]),
     (
         W,

@@ -4,14 +4,13 @@ and why, and the alignment of all the laws of one game."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable, Mapping, Sequence
+from typing import Iterable, Mapping, Sequence
+
+import numpy as np
 
 from ..model import Law, Link, Witness
 from .config import AlignConfig, AlignResources
 from .scoring import AlignModel, link_kind
-
-if TYPE_CHECKING:
-    import numpy as np
 
 
 def _decide(S: "Sequence[Sequence[float]] | np.ndarray", config: AlignConfig, R=None) -> list[tuple[int, int]]:
@@ -39,8 +38,6 @@ def decide_links(
 
     ``R`` (same shape, default ``S``) is what the ratio tests compare (``primary_ratio``, ``ratio``, ``orphan_ratio``):
     the similarity gated by the readings (:meth:`AlignModel.matrices`).  Returns (primary links, secondary links)."""
-    import numpy as np
-
     M = np.asarray(S, dtype=np.float64)
     if M.ndim != 2 or M.size == 0:
         return set(), set()
@@ -152,15 +149,15 @@ def align_full(
             wa, wb = (witnesses or {}).get(wids[x]), (witnesses or {}).get(wids[y])
             kind = link_kind(wa, wb, A[0].lang, B[0].lang)
             Sm, Rm = model.matrices(A, B, kind)
-            S = Sm.round(12).tolist()
-            primary, secondary = decide_links(S, config, Rm.round(12))
+            S = np.around(Sm, 12).tolist()
+            primary, secondary = decide_links(S, config, np.around(Rm, 12))
             chosen = sorted(primary | secondary)
             for i, j in chosen:
                 a, b = A[i], B[j]
                 _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only
                 band = model.band(S[i][j], model.reading(a, b, kind), (i, j) in primary)
                 out.append(
-                    Link(game=a.game, a=a.id, b=b.id, score=round(S[i][j], 4), kind=kind, evidence=ev, band=band)
+                    Link(game=a.game, a=a.id, b=b.id, score=float(f"{S[i][j]:.4f}"), kind=kind, evidence=ev, band=band)
                 )
             lonely.extend(unaligned_pair(model, A, B, S, chosen, kind))
     return tuple(out), tuple(sorted(lonely, key=lambda u: (u.witness, u.other_witness, u.law)))
@@ -200,7 +197,7 @@ def unaligned_pair(
                     law.witness_id,
                     cols[0].witness_id if cols else "",
                     best.id if best is not None and score > 0 else "",
-                    round(score, 4),
+                    float(f"{score:.4f}"),
                     _unaligned_reason(model, law, best, score, kind, j in has_other, cols),
                     model.provisions[law.id].summary(),
                 )

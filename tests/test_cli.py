@@ -72,7 +72,10 @@ def test_unknown_scheduler_is_a_one_line_error(capsys, tmp_path):
     assert status == 2 and "unknown scheduler" in err and not (tmp_path / "o").exists()
 
 
-def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys, tmp_path):
+def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys, tmp_path, monkeypatch):
+    from pipeline.build.scheduling import Mapper
+
+    monkeypatch.setattr(Mapper, "connect_timeout", "2s")  # (nothing listens there: no need to wait the 10 s)
     status, _, err = run(
         [
             "--out",
@@ -90,9 +93,15 @@ def test_unreachable_scheduler_is_a_one_line_error_and_outputs_untouched(capsys,
     assert not (tmp_path / "o").exists()
 
 
-def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path):
+def test_evaluate_scores_other_ocr_sets_the_same_way(capsys, tmp_path, monkeypatch):
     # an ICDAR 2019 post-OCR file: @ pads the alignment, # marks characters without gold (cut from both)
+    import measure.evaluate_clean as evaluate_clean
     from measure.evaluate_clean import main as evaluate, read_icdar2019
+
+    # (symspellpy's row over the 2,000 commonest words: this test reads our rows; its 100,000-word dictionary
+    # takes longer to build than the rest of the test)
+    whole = evaluate_clean.symspell_for
+    monkeypatch.setattr(evaluate_clean, "symspell_for", lambda lang, top_n=2_000: whole(lang, top_n))
 
     d = tmp_path / "english"
     d.mkdir()

@@ -27,7 +27,7 @@ import pytest
 
 from pipeline import __version__
 from pipeline.export.database import build_database
-from pipeline.export.figures import render_figures
+from pipeline.export.figures import draw_figures, render_figures
 from pipeline.export.tables import (
     LAWS,
     PANDAS_DTYPES,
@@ -324,13 +324,26 @@ def test_datasette_serves_the_database_and_answers_a_full_text_query(out):
 
 
 def test_figures_are_deterministic_svg_drawn_from_the_tables(out):
-    again = render_figures(out)
+    again = draw_figures(out)  # (drawn: not the figures this process may keep for the same tables)
     assert {"figures/law-lengths.svg", "figures/corrections-by-kind.svg", "figures/link-scores.svg"} <= set(again)
     for rel, data in again.items():
         assert (out / rel).read_bytes() == data, f"{rel} is not the same bytes when drawn again"
         text = data.decode("utf-8")
         assert text.lstrip().startswith("<?xml") and "<svg" in text
         assert "<dc:date>" not in text, f"{rel} carries a date"
+    assert render_figures(out) == again  # (kept or drawn: the same bytes)
+
+
+def test_figures_kept_for_unchanged_tables_are_drawn_again_when_a_table_changes(out, tmp_path):
+    copy = tmp_path / "tables"
+    copy.mkdir()
+    for t in TABLES.values():
+        shutil.copy(out / t.path, copy / t.path)
+    first = render_figures(copy)
+    read_table(copy / "laws.csv").iloc[:-3].to_csv(copy / "laws.csv", index=False)  # three laws fewer
+    second = render_figures(copy)
+    assert second["figures/law-lengths.svg"] != first["figures/law-lengths.svg"]
+    assert second == draw_figures(copy)
 
 
 def test_licences_and_a_valid_citation_file():

@@ -59,11 +59,18 @@ def law(wid: str, n: int, text: str, order: int) -> Law:
     )
 
 
-def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, tmp_path):
+def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, built_copy, tmp_path):
+    """The witnesses the cluster reads (one of each language; the others come from the fresh build's cache)
+    give, with the game steps over all of them, the edition the sync build gave."""
     out, _ = fresh_build
-    report = build(BuildOptions(corpus_dir=CORPUS, out_dir=tmp_path / "out", scheduler="local:2"))
-    assert report.witnesses == 6
-    assert tree(tmp_path / "out") == tree(out)
+    _, cache = built_copy
+    on_cluster = ("en-002", "fr-001")
+    for wid in on_cluster:
+        (entry,) = cache.glob(f"{wid}.*.pkl")
+        entry.unlink()
+    report = build(BuildOptions(corpus_dir=CORPUS, out_dir=tmp_path / "new", cache_dir=cache, scheduler="local:2"))
+    assert report.witnesses == 6 and sorted(report.processed) == list(on_cluster)
+    assert tree(tmp_path / "new") == tree(out)
 
 
 def test_a_shuffled_renumbered_noisy_copy_aligns_back_through_the_pivot():
@@ -83,7 +90,19 @@ def test_a_shuffled_renumbered_noisy_copy_aligns_back_through_the_pivot():
     assert all(k.kind == "edition" or k.kind == "same_code" for k in links)
 
 
-def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tmp_path):
+@pytest.fixture(scope="module")
+def cluster_address():
+    """A 2-worker LocalCluster started by the test, reached as a shared cluster is (``tcp://host:port``):
+    the build neither starts nor restarts its workers."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tmp_path, cluster_address):
     corpus = tmp_path / "corpus"
     for name in ("lexicon", "annotations"):
         shutil.copytree(CORPUS / name, corpus / name)
@@ -93,8 +112,10 @@ def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tm
     cache, out = tmp_path / "cache", tmp_path / "out"
     first = build(BuildOptions(corpus_dir=corpus, out_dir=out, cache_dir=cache, site=False))
     assert len(first.processed) == n
-    # the same library on a 2-worker LocalCluster (the pivot is sent to each worker once): same edition
-    on_cluster = build(BuildOptions(corpus_dir=corpus, out_dir=tmp_path / "out2", scheduler="local:2", site=False))
+    # the same library on a 2-worker cluster (the pivot is sent to each worker once): same edition
+    on_cluster = build(
+        BuildOptions(corpus_dir=corpus, out_dir=tmp_path / "out2", scheduler=cluster_address, site=False)
+    )
     assert len(on_cluster.processed) == n
     assert tree(tmp_path / "out2") == tree(out)
     import pandas as pd

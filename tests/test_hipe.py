@@ -227,3 +227,17 @@ def test_a_capitalised_misreading_the_language_model_vouches_for_is_repaired_and
     cfg = CleanConfig()
     off = replace(cfg, lm=replace(cfg.lm, name_vouch_gain=99.0))
     assert "Goverument" in _clean("It is said that the French Goverument have resolved to build.", "en", off).text
+
+
+def test_the_channel_learnt_from_newspaper_ocr_reads_a_lost_fi_ligature():
+    from pipeline.clean import PROJECT_ROOT, CleanResources, general_resources
+    from pipeline.clean.hipe import repair_text
+    from pipeline.clean.lexicon import load_lexicon_data
+
+    text = "He was the frst man to fnd the house on fre, and fve men were saved."
+    out = repair_text(text, "en")
+    assert "to find the house" in out and "and five men" in out
+    # the rows learnt from the press are what reads it: without them the printed words stay
+    lex = load_lexicon_data(PROJECT_ROOT / "corpus" / "lexicon", "en", domain=False, press=False)
+    plain = CleanResources("en", lex, general_resources("en").general)
+    assert "to fnd the house" in repair_text(text, "en", CleanConfig(), plain)

@@ -156,19 +156,31 @@ def icdar_docs(lang: str) -> list[tuple[str, str]]:
     return icdar_documents(lang)
 
 
-def write_table(path, tables: dict[str, list[Confusion]], cfgs: dict[str, LearnConfig | None], command: str) -> None:
-    lines = [
-        "# OCR confusions LEARNT from the ICDAR 2017 periodical dev sets (shared/ocr-data/icdar2017-fr-en-sentence-pairs:",
-        "# ICDAR2017_eng_periodical_dev.tsv for en, ICDAR2017_fre_periodical_dev.tsv for fr), from ALL their dev documents",
-        "# (the 20-line documents of measure.evaluate_lm), by measure.learn_confusions.learn: OCR and gold tokens aligned",
-        "# one to one (word_ceiling's near misses; with one_block=True also the pairs differing in one glyph group of 2-3",
-        "# printed letters, tire / the), each differing pair aligned by character (Levenshtein.opcodes, adjacent",
-        "# edits merged), the blocks counted, lower case, letters only; cost = scale x -log10(count / (occurrences of the",
-        "# intended side + prior_n)) / -log10(P of one given plain substitution), clipped to [floor, 1].",
-        "# Derived counts only, no text of the sets. The held-out figures (measure.evaluate_lm) learn on training folds.",
-        "# The clean stage reads these rows for their language, on general text only (a witness keeps the hand rows), after",
-        "# the hand rows of confusions.tsv (a pair listed there keeps its hand cost).",
-    ]
+# the header of the ICDAR 2017 table (confusions_learnt.tsv)
+ICDAR_HEADER = (
+    "# OCR confusions LEARNT from the ICDAR 2017 periodical dev sets (shared/ocr-data/icdar2017-fr-en-sentence-pairs:",
+    "# ICDAR2017_eng_periodical_dev.tsv for en, ICDAR2017_fre_periodical_dev.tsv for fr), from ALL their dev documents",
+    "# (the 20-line documents of measure.evaluate_lm), by measure.learn_confusions.learn: OCR and gold tokens aligned",
+    "# one to one (word_ceiling's near misses; with one_block=True also the pairs differing in one glyph group of 2-3",
+    "# printed letters, tire / the), each differing pair aligned by character (Levenshtein.opcodes, adjacent",
+    "# edits merged), the blocks counted, lower case, letters only; cost = scale x -log10(count / (occurrences of the",
+    "# intended side + prior_n)) / -log10(P of one given plain substitution), clipped to [floor, 1].",
+    "# Derived counts only, no text of the sets. The held-out figures (measure.evaluate_lm) learn on training folds.",
+    "# The clean stage reads these rows for their language, on general text only (a witness keeps the hand rows), after",
+    "# the hand rows of confusions.tsv (a pair listed there keeps its hand cost).",
+)
+
+
+def write_table(
+    path,
+    tables: dict[str, list[Confusion]],
+    cfgs: dict[str, LearnConfig | None],
+    command: str,
+    header: Sequence[str] | None = None,
+) -> None:
+    """Write the learnt rows of each language to ``path``, under ``header`` (comment lines; default: the ICDAR
+    2017 table's) and the settings and command that made them."""
+    lines = list(header if header is not None else ICDAR_HEADER)
     for lang, cfg in cfgs.items():
         lines.append(
             f"# {lang}: " + ("no learnt rows (the folds chose the hand rows alone)" if cfg is None else f"{cfg}")

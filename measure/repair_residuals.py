@@ -190,7 +190,7 @@ def main(argv: list[str] | None = None) -> int:
         units = read_units(impresso_path(lang))
         ocr = [o for _l, o, _g in units]
         gold = [g for _l, _o, g in units]
-        ours, _chosen = held_out(lang, ocr, gold)
+        ours, _plain, _chosen = held_out(lang, ocr, gold)
         report(f"{lang} raw OCR", list(zip(ocr, gold)), args.show)
         report(f"{lang} repair (held out)", list(zip(ours, gold)), args.show)
     return 0

@@ -175,8 +175,40 @@ def test_names_and_numbers_are_not_read_as_common_words():
     # general text: a capitalised word inside a sentence, or after a title, is a name
     out = _clean("Mr. HorroN contemplated the matter, and M. Guizor was blamed by Mr. Poncher.", "en").text
     assert "HorroN" in out and "Guizor" in out and "Poncher" in out
-    # a number with its zeros read as letters is never a word
-    assert "£2OO" in _clean("the principal sums of £2OO, with interest", "en").text
+    # a number with its zeros read as letters is never a word: its letters are read as digits
+    assert "£200, with" in _clean("the principal sums of £2OO, with interest", "en").text
+
+
+def test_look_alike_letters_among_a_numbers_digits_are_read_as_digits():
+    out = _clean("On the 2lst of May, 18O5, at 1O o'clock, 3OO acres were sold; see No. l4.", "en").text
+    assert out == "On the 21st of May, 1805, at 10 o'clock, 300 acres were sold; see No. 14."
+    # a unit letter after the digits (l for pounds), a formula, letters with no real digit: as printed
+    kept = "He paid 10l. 10s. for the lO bottles of H2O at the Il Inn."
+    assert _clean(kept, "en").text == kept
+    cfg = CleanConfig()
+    assert "2lst" in _clean("On the 2lst of May.", "en", replace(cfg, mixed_numbers=False)).text
+
+
+def test_a_word_split_by_a_space_beside_a_lone_letter_is_judged_whole():
+    out = _clean("A meeting of the d ssenters was held, and tiler e was a large attendance.", "en").text
+    assert "the dissenters was held" in out and "and there was" in out
+    assert "The service was read" in _clean("The servi e was read by the vicar of the parish.", "en").text
+    # a lone letter beside a word, or a letter the language prints alone as a word, is no piece of it
+    kept = "The letter e was printed in the margin, and a ssenters note beside it."
+    assert _clean(kept, "en").text == kept
+    cfg = CleanConfig()
+    off = replace(cfg, lm=replace(cfg.lm, split_letters=False))
+    assert "d ssenters" in _clean("A meeting of the d ssenters was held.", "en", off).text
+
+
+def test_a_misread_half_of_a_hyphened_compound_is_repaired_and_line_end_fragments_stay():
+    out = _clean("He lives at No. 4, Quejn-street, and the ex-Empcror died yesterday.", "en").text
+    assert "Queen-street" in out and "ex-Emperor" in out
+    # two halves that no lexicon knows are a line-end fragment kept with its hyphen: never read apart
+    assert "Sanctifica-tiou" in _clean("The Sanctifica-tiou of the sabbath was discussed.", "en").text
+    cfg = CleanConfig()
+    off = replace(cfg, lm=replace(cfg.lm, compound_halves=False))
+    assert "Quejn-street" in _clean("He lives at No. 4, Quejn-street, London.", "en", off).text
 
 
 def test_a_capitalised_misreading_the_language_model_vouches_for_is_repaired_and_names_stay():
@@ -195,3 +227,17 @@ def test_a_capitalised_misreading_the_language_model_vouches_for_is_repaired_and
     cfg = CleanConfig()
     off = replace(cfg, lm=replace(cfg.lm, name_vouch_gain=99.0))
     assert "Goverument" in _clean("It is said that the French Goverument have resolved to build.", "en", off).text
+
+
+def test_the_channel_learnt_from_newspaper_ocr_reads_a_lost_fi_ligature():
+    from pipeline.clean import PROJECT_ROOT, CleanResources, general_resources
+    from pipeline.clean.hipe import repair_text
+    from pipeline.clean.lexicon import load_lexicon_data
+
+    text = "He was the frst man to fnd the house on fre, and fve men were saved."
+    out = repair_text(text, "en")
+    assert "to find the house" in out and "and five men" in out
+    # the rows learnt from the press are what reads it: without them the printed words stay
+    lex = load_lexicon_data(PROJECT_ROOT / "corpus" / "lexicon", "en", domain=False, press=False)
+    plain = CleanResources("en", lex, general_resources("en").general)
+    assert "to fnd the house" in repair_text(text, "en", CleanConfig(), plain)

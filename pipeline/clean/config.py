@@ -80,8 +80,14 @@ class LMConfig:
     # one word: its candidates at most this channel cost from the join, the gain a repair needs (99: off)
     split_max_cost: float = 1.2
     split_margin: float = 0.0
+    # ... a lone letter the language does not print alone as a word is such a piece too, beside a non-word
+    # (servi e, d livcrcd: lm.split_proposal)
+    split_letters: bool = True
     hyphen_words: bool = True  # judge a word with a letter read as a hyphen (mea-ure) as one token
     hyphen_half_zipf: float = 3.5  # ... unless both halves are words this frequent (card-table: a compound)
+    # a non-word half of a compound printed with an inline hyphen (Quejn-street, ex-Empcror) is judged alone, as
+    # any non-word (a line-end fragment, atten- tion, never: lm.compound_half)
+    compound_halves: bool = True
     # a name no lexicon knows also gets the words of any frequency it becomes with cheap OCR confusions undone
     # at most this much in their listed costs (Fountainbridgc -> Fountainbridge; 0: off); chosen with the gain
     # below on the English folds (3 of 5; the other 2 chose 0.6 with the same gain: measure.evaluate_settings,
@@ -221,6 +227,8 @@ class CleanConfig:
     # full stop before a lower-case word of OCR is as often a speck (``their names. cith the``: with)
     capital_stems: str = "l"
     merge_min_zipf: float = 3.0  # a merge of two tokens must give a word this frequent
+    # look-alike letters among the digits of a number read as digits (1O, 3OO, l4, 2lst: pipeline.clean.numbers)
+    mixed_numbers: bool = True
     # a misread title before a name (Mn. Herer -> Mr.: pipeline.clean.titles): one OCR slip at most from the
     # title, and the printed token rarer than this as a word (It., In., No. stay)
     title_max_cost: float = 1.0

@@ -80,6 +80,9 @@ class LexiconData:
     apostrophe_heads: frozenset[str] = frozenset()
     # letters a line in capitals prints alone as words (capital_letters.tsv, lower case: English a i o)
     capital_letters: str = ""
+    # the endings a number takes (ordinals, money) and the unit letters printed after its digits (number_marks.tsv)
+    number_suffixes: tuple[str, ...] = ()
+    number_units: str = ""
 
 
 def read_confusions(path: Path) -> list[tuple[str, str, float]]:
@@ -93,12 +96,14 @@ def read_confusions(path: Path) -> list[tuple[str, str, float]]:
 
 
 LEARNT_CONFUSIONS = "confusions_learnt.tsv"  # learnt from OCR/gold pairs (measure.learn_confusions)
+# learnt from hand-corrected newspaper OCR (the HIPE-OCRepair impresso snippets: measure.evaluate_repair --learn)
+LEARNT_PRESS = "confusions_learnt_press.tsv"
 
 
-def read_learnt_confusions(lexicon_dir: Path, lang: str) -> list[tuple[str, str, float]]:
-    """The learnt confusion rows of ``lang`` (``confusions_learnt.tsv``: lang, printed, intended, cost, ...);
-    none when the file is absent."""
-    path = Path(lexicon_dir) / LEARNT_CONFUSIONS
+def read_learnt_confusions(lexicon_dir: Path, lang: str, name: str = LEARNT_CONFUSIONS) -> list[tuple[str, str, float]]:
+    """The learnt confusion rows of ``lang`` in the file ``name`` (``confusions_learnt.tsv``: lang, printed,
+    intended, cost, ...); none when the file is absent."""
+    path = Path(lexicon_dir) / name
     if not path.exists():
         return []
     out = []
@@ -125,12 +130,13 @@ def merge_confusions(hand, learnt, prefer: str = "hand") -> list[tuple[str, str,
     return hand_rows + [(p, q, c) for p, q, c in learnt if (p, q) not in have]
 
 
-def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> LexiconData:
+def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True, press: bool = True) -> LexiconData:
     """Read the data files of ``lexicon_dir`` for ``lang``.
 
     ``domain=False`` keeps only the general files (confusions, with the learnt rows, look-alikes, debris, elision,
     historical spellings, letter forms) and drops game terms and known running heads: the setting for text from
-    outside the corpus.
+    outside the corpus.  There the rows learnt from newspaper OCR (``confusions_learnt_press.tsv``) are added
+    where cheaper, unless ``press=False`` (a measurement on the units they were learnt from learns its own).
     """
     d = Path(lexicon_dir)
     dom: set[str] = set()
@@ -143,6 +149,8 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
     # the learnt rows (modern press, confusions_learnt.tsv) serve general text only: a witness keeps the hand
     # rows, domain knowledge of the books (with them en-004's "cannot alter" was read "after" through l/f)
     conf = merge_confusions(read_confusions(d / "confusions.tsv"), [] if domain else read_learnt_confusions(d, lang))
+    if not domain and press:
+        conf = merge_confusions(conf, read_learnt_confusions(d, lang, LEARNT_PRESS), "min")
     look = {}
     for line in _lines(d / "lookalikes.tsv"):
         parts = line.split("\t")
@@ -239,7 +247,14 @@ def load_lexicon_data(lexicon_dir: Path, lang: str, domain: bool = True) -> Lexi
         apostrophe_ends,
         apostrophe_heads,
         _chars(d / "capital_letters.tsv", lang),
+        *_number_marks(d / "number_marks.tsv", lang),
     )
+
+
+def _number_marks(path: Path, lang: str) -> tuple[tuple[str, ...], str]:
+    """The number endings and unit letters of ``number_marks.tsv`` for ``lang``."""
+    suffixes, units = _kinds(path, lang, ("suffix", "unit"))
+    return tuple(sorted(suffixes)), "".join(sorted(units))
 
 
 def _titles(path: Path, lang: str) -> tuple[tuple[str, ...], frozenset[str]]:

@@ -27,6 +27,7 @@ from .lmwords import LM_WORDS
 from .longs import LONG_S
 from .markup import TRANSCRIPTION_MARKUP
 from .normalise import CONTROL, FTFY, GLYPHS
+from .numbers import MIXED_NUMBERS
 from .passes import Pass
 from .phrases import PHRASES
 from .titles import TITLES
@@ -51,6 +52,7 @@ REGISTRY: tuple[Pass, ...] = (
     MISREAD_MARKS,  # a question mark read for a letter (le?s, ha? a)
     INNER_CAPITAL_PASS,  # a capital inside a lower-case word (witness text)
     NUMBER_LOOKALIKES,  # letters read for digits in numbers
+    MIXED_NUMBERS,  # look-alike letters among a number's digits (1O, l4, 2lst)
     ELISION,  # French elisions damaged by OCR
     TITLES,  # a misread title before a name (Mn. Herer -> Mr. Herer)
     WORDS,  # non-words, merges/splits, elision apostrophes (a repair below apply_confidence is a Flag)

@@ -210,7 +210,8 @@ def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCon
     lw = words[i] + words[i + 1]
     if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
         return None
-    if len(t2) < 2 or any(rep.zipf_of(h) >= rep.cfg.nonword_zipf or rep.protected(h) for h in words[i : i + 2]):
+    kinds = [_piece(h, rep, cfg) for h in words[i : i + 2]]
+    if "word" in kinds or kinds.count("letter") > 1:
         return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
     cands = [(w, c) for w, c in rep.search.candidates(t + t2) if w != lw and " " not in w and c <= cfg.split_max_cost][
         : cfg.max_candidates
@@ -218,6 +219,36 @@ def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCon
     if not cands:
         return None
     return _joined(s, e2, text[s:e2], words, i, cands, voice, split=True)
+
+
+def _piece(w: str, rep, cfg: LMConfig) -> str:
+    """What a printed piece of a possibly split word is: ``"letter"``, a lone letter the language does not print
+    alone as a word (``capital_letters.tsv``: English a i o), a piece when ``cfg.split_letters`` (``servi e``,
+    ``d livcrcd``); ``"non"``, no word of the lexicon (rarer than ``nonword_zipf``) nor protected, of two
+    letters or more; else ``"word"``."""
+    if len(w) == 1:
+        return "letter" if cfg.split_letters and w not in rep.res.lexdata.capital_letters else "word"
+    if rep.zipf_of(w) >= rep.cfg.nonword_zipf or rep.protected(w):
+        return "word"
+    return "non"
+
+
+def compound_half(text: str, toks, i: int, rep) -> bool:
+    """Whether ``toks[i]`` is a half of a compound printed with an inline hyphen (``Quejn-street``,
+    ``ex-Empcror``): a letter on each side of the hyphen, no space nor line break around it, no other hyphen
+    or ``¬`` beside the two halves, and the other half a word of the lexicon (two halves no lexicon knows,
+    ``Sanctifica-tiou``, are more likely a line-end fragment kept with its hyphen)."""
+    s, e, _t = toks[i]
+    if text[e : e + 1] == "-" and i + 1 < len(toks) and toks[i + 1][0] == e + 1:
+        other = toks[i + 1]
+        inline = not (s and text[s - 1] in "-¬") and text[other[1] : other[1] + 1] not in ("-", "¬")
+    elif i and text[s - 1 : s] == "-" and toks[i - 1][1] == s - 1:
+        other = toks[i - 1]
+        inline = text[e : e + 1] not in ("-", "¬") and not (other[0] and text[other[0] - 1] in "-¬")
+    else:
+        return False
+    w = other[2].lower()
+    return inline and other[2].isalpha() and (rep.zipf_of(w) >= rep.cfg.nonword_zipf or rep.protected(w))
 
 
 def name_variants(lw: str, cands, rep, voice: Voice, cfg: LMConfig) -> tuple[list[tuple[str, float]], set[str]]:
@@ -297,6 +328,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     out = []
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
     rw_memo = None  # (the known words' candidates, realword_candidates: taken when first needed)
+    joined_at = -1  # (the end of the last hyphen_proposal: its second half is not judged alone)
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -309,6 +341,12 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             continue
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False
+        split_here = cfg.split_margin < 99.0 and not junk and rep.lang in cfg.strong_langs
+        if split_here and n_alpha == 1 and cfg.split_letters:
+            p = split_proposal(text, toks, words, i, rep, voice, cfg)  # (a lone letter as a split word's head)
+            if p is not None:
+                out.append(p)
+            split_here = False
         if not junk and not hinted and n_alpha < cfg.min_letters:
             # a lone lower-case letter inside a sentence (i 1 the best, sources o intelligence) is judged
             # against the frequent words one edit from it; not an initial or an abbreviation (s. d., b.)
@@ -323,7 +361,7 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             ):
                 continue
             letter = True
-        if cfg.split_margin < 99.0 and not junk and not letter and rep.lang in cfg.strong_langs:
+        if split_here and not letter:
             p = split_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)  # (and the token's own proposal below: the pass keeps the better repair)
@@ -331,12 +369,19 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             p = hyphen_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)
+                joined_at = p.end
                 continue
         tail = text[max(0, s - 8) : s]  # (SPLIT_TAIL needs a hyphen there: looked for first)
         if (
             text[e : e + 1] in ("-", "¬")
             or (s and text[s - 1] in "-¬")
             or (("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s))
+        ) and not (
+            cfg.compound_halves
+            and rep.lang in cfg.strong_langs
+            and z_printed < rep.cfg.nonword_zipf
+            and joined_at != e
+            and compound_half(text, toks, i, rep)
         ):
             continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
         junk = junk or odd_apostrophe  # (an apostrophe where no word has one)

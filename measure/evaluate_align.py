@@ -531,6 +531,8 @@ def record_first_contact(results: Sequence[dict], fc_dir: Path = FIRST_CONTACT_D
             "tfidf_f1": r["tfidf_f1"],
             "event_accuracy": rd.get("event_accuracy"),
             "outcome_accuracy": rd.get("outcome_accuracy"),
+            "unaligned_right": r.get("unaligned_right"),
+            "unaligned_gold": r.get("unaligned_gold"),
             "note": note,
         }
         fresh.append(r["gold"])
@@ -624,9 +626,13 @@ def _print_table(rows: Sequence[dict]) -> None:
     )
     for r in rows:
         un = f"{r['unaligned_right']}/{r['unaligned_gold']}" if r.get("unaligned_gold") else "-"
+
+        def f(x: float | None) -> str:
+            return f"{'-':>6}" if x is None else f"{x:6.3f}"
+
         print(
-            f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
-            f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}"
+            f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {f(r['precision'])} {f(r['recall'])} "
+            f"{f(r['f1'])} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}"
         )
         for lid in r.get("unaligned_linked", []):
             print(f"    linked, gold says no counterpart: {lid}")

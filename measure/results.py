@@ -593,6 +593,16 @@ def repair_section(d: Json | None) -> list[str]:
     return out
 
 
+def unlinked(first: Json, now: Json) -> str:
+    """The gold's laws without counterpart left unlinked, at first contact (where recorded) and now."""
+    if not now.get("unaligned_gold"):
+        return ""
+    cur = f"{now.get('unaligned_right', 0)}/{now['unaligned_gold']}"
+    if first.get("unaligned_gold"):
+        return f"{first.get('unaligned_right', 0)}/{first['unaligned_gold']} → {cur}"
+    return cur
+
+
 def first_contact_section(d: Json | None) -> list[str]:
     out = ["## Alignment on codes met for the first time", ""]
     rows_in = (d or {}).get("first_contact") or []
@@ -619,7 +629,7 @@ def first_contact_section(d: Json | None) -> list[str]:
                 num(r.get("tfidf_f1")),
                 f"{num(fc.get('event_accuracy'))} → {num(rd.get('event_accuracy'))}",
                 f"{num(fc.get('outcome_accuracy'))} → {num(rd.get('outcome_accuracy'))}",
-                f"{r.get('unaligned_right', 0)}/{r.get('unaligned_gold', 0)}" if r.get("unaligned_gold") else "",
+                unlinked(fc, r),
             ]
         )
     out += table(

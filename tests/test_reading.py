@@ -494,3 +494,21 @@ def test_the_words_of_the_proposal_and_the_table_bridge_french_and_english(fr, e
     model = AlignModel([a, b], load_resources(CORPUS))
     shared = set(model.analyses[a.id].concepts) & set(model.analyses[b.id].concepts)
     assert any(concept in c for c in shared), (shared, model.analyses[a.id].concepts)
+
+
+def test_a_second_link_across_languages_needs_shared_concepts():
+    """A 1:n link from one law to a second law of a code in the other language is made only when the two share
+    distinctive concepts: on a shared event alone, which of that code's laws on the event is meant is unknown.  Within
+    one language (text and words decide there too) and with the switch off, the candidates are kept."""
+    from pipeline.align import AlignConfig, supported_secondary
+
+    en = law(EC_EN, 1, "If the dealer deals out of turn, he loses the deal.")
+    same = law(EC_FR, 1, "Si celui qui donne donne hors de son tour, il perd la donne.")
+    other = law(EC_FR, 2, "Le roi retourné se marque par celui qui le tourne.")
+    model = AlignModel([en, same, other], load_resources(CORPUS))
+    assert supported_secondary(model, [en], [same, other], {(0, 0), (0, 1)}) == {(0, 0)}
+    english = law(EC_EN, 2, "The king turned up is marked by the dealer.")
+    model2 = AlignModel([en, english], load_resources(CORPUS))
+    assert supported_secondary(model2, [en], [english], {(0, 0)}) == {(0, 0)}
+    off = AlignModel([en, same, other], load_resources(CORPUS), AlignConfig(secondary_needs_concepts=False))
+    assert supported_secondary(off, [en], [same, other], {(0, 0), (0, 1)}) == {(0, 0), (0, 1)}

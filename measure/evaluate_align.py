@@ -489,7 +489,9 @@ def evaluate_first_contact(
     laws: Sequence[Law], corpus_dir: Path, config: AlignConfig = AlignConfig(), fc_dir: Path = FIRST_CONTACT_DIR
 ) -> list[dict]:
     """Every first-contact gold scored now (``f1`` ...), beside the TF-IDF baseline (``tfidf_f1``), the reading
-    accuracy of its new code, and the figure recorded at first contact (``record.json``: ``first_contact``)."""
+    accuracy of its new code, and the figure recorded at first contact (``record.json``: ``first_contact``).  A gold
+    with no sure link (every law of the new code without counterpart, or only in part) has no F1 (None): its figure
+    is the share of its no-counterpart laws left unlinked (``unaligned_right`` of ``unaligned_gold``)."""
     fixture = dev_fixture_laws(fc_dir)
     results = evaluate_golds(laws, first_contact_files(fc_dir), corpus_dir, config, fixture)
     accuracy = reading_accuracy(fixture, read_event_gold(fc_dir / "events.csv")) if fixture else {}
@@ -503,6 +505,8 @@ def evaluate_first_contact(
         if {wa, wb} - {l.witness_id for l in game_laws}:
             game_laws += segmented_laws(corpus_dir, sorted({wa, wb} - {l.witness_id for l in game_laws}))
         r["tfidf_f1"] = score_links(tfidf_links(game_laws, wa, wb), wa, wb, sure, possible)["f1"]
+        if not sure:  # a gold of laws without counterpart only: no F1, its figure is the laws left unlinked
+            r.update(precision=None, recall=None, f1=None, tfidf_f1=None)
         code = wa if wa in new else wb
         r["code"] = code
         r["reading"] = accuracy.get(code, {})
@@ -527,6 +531,8 @@ def record_first_contact(results: Sequence[dict], fc_dir: Path = FIRST_CONTACT_D
             "tfidf_f1": r["tfidf_f1"],
             "event_accuracy": rd.get("event_accuracy"),
             "outcome_accuracy": rd.get("outcome_accuracy"),
+            "unaligned_right": r.get("unaligned_right"),
+            "unaligned_gold": r.get("unaligned_gold"),
             "note": note,
         }
         fresh.append(r["gold"])
@@ -538,7 +544,7 @@ def record_first_contact(results: Sequence[dict], fc_dir: Path = FIRST_CONTACT_D
 def _print_first_contact(rows: Sequence[dict]) -> None:
     print(
         f"{'gold file':28} {'code':7} {'first F1':>8} {'F1 now':>7} {'TF-IDF':>7} "
-        f"{'event 1st':>9} {'event now':>9} {'outc 1st':>8} {'outc now':>8}"
+        f"{'event 1st':>9} {'event now':>9} {'outc 1st':>8} {'outc now':>8} {'unlinked':>8}"
     )
 
     def f(x) -> str:
@@ -550,13 +556,15 @@ def _print_first_contact(rows: Sequence[dict]) -> None:
         print(
             f"{r['gold']:28} {r['code']:7} {f(fc.get('f1')):>8} {f(r['f1']):>7} {f(r['tfidf_f1']):>7} "
             f"{f(fc.get('event_accuracy')):>9} {f(rd.get('event_accuracy')):>9} "
-            f"{f(fc.get('outcome_accuracy')):>8} {f(rd.get('outcome_accuracy')):>8}"
+            f"{f(fc.get('outcome_accuracy')):>8} {f(rd.get('outcome_accuracy')):>8} "
+            f"{str(r.get('unaligned_right', 0)) + '/' + str(r.get('unaligned_gold', 0)):>8}"
         )
-    firsts = [r["first_contact"]["f1"] for r in rows if r.get("first_contact")]
+    scored = [r for r in rows if r.get("f1") is not None]
+    firsts = [r["first_contact"]["f1"] for r in scored if (r.get("first_contact") or {}).get("f1") is not None]
     if firsts:
         print(
-            f"mean first-contact F1 {sum(firsts) / len(firsts):.3f}; now {sum(r['f1'] for r in rows) / len(rows):.3f}; "
-            f"TF-IDF {sum(r['tfidf_f1'] for r in rows) / len(rows):.3f}"
+            f"mean first-contact F1 {sum(firsts) / len(firsts):.3f}; now {sum(r['f1'] for r in scored) / len(scored):.3f}; "
+            f"TF-IDF {sum(r['tfidf_f1'] for r in scored) / len(scored):.3f}"
         )
     seen = set()
     for r in rows:
@@ -618,9 +626,13 @@ def _print_table(rows: Sequence[dict]) -> None:
     )
     for r in rows:
         un = f"{r['unaligned_right']}/{r['unaligned_gold']}" if r.get("unaligned_gold") else "-"
+
+        def f(x: float | None) -> str:
+            return f"{'-':>6}" if x is None else f"{x:6.3f}"
+
         print(
-            f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {r['precision']:6.3f} {r['recall']:6.3f} "
-            f"{r['f1']:6.3f} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}"
+            f"{r['gold']:32} {r['witness_a'] + '~' + r['witness_b']:20} {f(r['precision'])} {f(r['recall'])} "
+            f"{f(r['f1'])} {r['tp']:3d} {r['fp']:3d} {r['fn']:3d} {un:>16}"
         )
         for lid in r.get("unaligned_linked", []):
             print(f"    linked, gold says no counterpart: {lid}")

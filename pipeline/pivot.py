@@ -28,6 +28,7 @@ from .align import (
     analyse,
     decide_links,
     link_kind,
+    supported_secondary,
     unaligned_pair,
 )
 from .model import Law, Link, Witness
@@ -159,6 +160,7 @@ def _links_to_pivot(
         kind = link_kind(wb, wa, rows[0].lang, cols[0].lang)
         S, R = model.matrices(rows, cols, kind)
         primary, secondary = decide_links(S.T, config, R.T)
+        secondary = supported_secondary(model, cols, rows, secondary)
         for j, i in sorted(primary | secondary):
             a, b = cols[j], rows[i]
             score, evidence = model.score(a, b, witnesses, (len(cols), len(rows)))

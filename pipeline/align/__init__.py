@@ -62,7 +62,7 @@ words), ``provisions`` (the structured reading: event, conditions, outcome), ``s
 
 from .analyse import LawAnalysis, analyse, lang_tables
 from .config import LINK_KINDS, AlignConfig, AlignResources, Scorer, Term, load_resources
-from .decide import Unaligned, align, align_full, decide_links, unaligned_pair
+from .decide import Unaligned, align, align_full, decide_links, supported_secondary, unaligned_pair
 from .lemmas import en_concept, en_stem, fr_er_infinitives
 from .scoring import AlignModel, link_kind, similarity, text_similarity
 
@@ -79,6 +79,7 @@ __all__ = [
     "align_full",
     "analyse",
     "decide_links",
+    "supported_secondary",
     "en_concept",
     "en_stem",
     "fr_er_infinitives",

@@ -107,6 +107,11 @@ class AlignConfig:
     # from band_medium; "low" below
     band_high: float = 0.65
     band_medium: float = 0.35
+    secondary_needs_concepts: bool = True  # across languages, a secondary (1:n / n:1) link is made only when the two
+    #   laws share distinctive concepts (a concept score above 0, min_shared_concepts): on the shared event alone,
+    #   which of the other code's laws on that event is meant is unknown (en-924's king turned on a wrong deal linked
+    #   to fr-000 law 8 as well as law 10).  Over every gold: no sure link lost; en-004 ~ fr-001 0.917 -> 0.957,
+    #   en-924 ~ fr-000 0.67 -> 0.80, the low band's precision 0.435 -> 0.476
     secondary_needs_condition: bool = True  # a secondary (1:n / n:1) link is above the lowest band only when the two
     #   readings share a condition (who, when discovered, which cards): one law linked to several laws of another
     #   code on the event alone (a general law on exposed cards against each case of an exposed card) is the least

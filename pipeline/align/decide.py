@@ -77,6 +77,18 @@ def decide_links(
     return primary, set(zip(si.tolist(), sj.tolist())) - primary
 
 
+def supported_secondary(
+    model: "AlignModel", A: Sequence[Law], B: Sequence[Law], secondary: Iterable[tuple[int, int]]
+) -> set[tuple[int, int]]:
+    """The secondary links (i, j) of ``A`` x ``B`` that the decision keeps: across languages, only those whose laws
+    share distinctive concepts (AlignConfig.secondary_needs_concepts); within one language, all of them."""
+    return {
+        (i, j)
+        for i, j in secondary
+        if not model.config.secondary_needs_concepts or A[i].lang == B[j].lang or model.shares_concepts(A[i], B[j])
+    }
+
+
 @dataclass(frozen=True)
 class Unaligned:
     """A law with no counterpart in another witness of its game: "no counterpart" is an answer.
@@ -151,7 +163,7 @@ def align_full(
             Sm, Rm = model.matrices(A, B, kind)
             S = np.around(Sm, 12).tolist()
             primary, secondary = decide_links(S, config, np.around(Rm, 12))
-            chosen = sorted(primary | secondary)
+            chosen = sorted(primary | supported_secondary(model, A, B, secondary))
             for i, j in chosen:
                 a, b = A[i], B[j]
                 _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only

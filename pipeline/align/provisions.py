@@ -505,9 +505,7 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     first_event: int | None = None  # token where the first event was matched
     for r, s, e in sorted(matches, key=lambda x: (x[1], x[2])):
         words = doc[s:e].text
-        if r.kind == "not" or (
-            r.kind == "event" and any(lab == r.label and ms <= s and e <= me for lab, ms, me in mentions)
-        ):
+        if r.kind == "not" or any(lab == r.label and ms <= s and e <= me for lab, ms, me in mentions):
             continue
         if r.kind == "event":
             cfg = extraction.config

@@ -294,6 +294,12 @@ class AlignModel:
             va, vb = vb, va
         return sum(1 for c in va if c in vb and c not in self.ubiquitous) < self.config.min_shared_concepts
 
+    def shares_concepts(self, a: Law, b: Law) -> bool:
+        """Whether the two laws share distinctive concepts: a concept score above 0, and not too thin
+        (AlignConfig.min_shared_concepts)."""
+        va, vb = self.pair_vectors(a, b)
+        return similarity(va, vb) > 0 and not self.thin(a, b, va, vb)
+
     def _position_prior(self, a: Law, b: Law, n_a: int, n_b: int) -> float:
         if a.number is not None and b.number is not None:
             return 1.0 / (1.0 + abs(a.number - b.number) / self.config.position_scale)

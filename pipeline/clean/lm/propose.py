@@ -207,11 +207,14 @@ def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCon
     s2, e2, t2 = toks[i + 1]
     if s2 != e + 1 or text[e] != " " or not (t.isalpha() and t2.isalpha() and t2.islower()):
         return None
-    lw = words[i] + words[i + 1]
+    if len(t2) < 2:
+        return None
+    a, b, nz = words[i], words[i + 1], rep.cfg.nonword_zipf
+    if rep.zipf_of(a) >= nz or rep.protected(a) or rep.zipf_of(b) >= nz or rep.protected(b):
+        return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
+    lw = a + b  # (asked after the halves: most pairs are two words, their join a new string)
     if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
         return None
-    if len(t2) < 2 or any(rep.zipf_of(h) >= rep.cfg.nonword_zipf or rep.protected(h) for h in words[i : i + 2]):
-        return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
     cands = [(w, c) for w, c in rep.search.candidates(t + t2) if w != lw and " " not in w and c <= cfg.split_max_cost][
         : cfg.max_candidates
     ]

@@ -326,7 +326,13 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             ):
                 continue
             letter = True
-        if cfg.split_margin < 99.0 and not junk and not letter and rep.lang in cfg.strong_langs:
+        if (
+            cfg.split_margin < 99.0
+            and not junk
+            and not letter
+            and rep.lang in cfg.strong_langs
+            and not (z_printed >= rep.cfg.nonword_zipf or protected)  # (split_proposal's test of its first half)
+        ):
             p = split_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)  # (and the token's own proposal below: the pass keeps the better repair)

@@ -94,6 +94,9 @@ def test_a_word_printed_with_spaces_around_a_lone_letter_is_joined():
         "en",
     ).text
     assert "of which may" in out and "the court was" in out and "the matron took" in out and "a police-station" in out
+    # runs of four and five tokens, the lone letter inside them (the pass looks that far ahead for one)
+    out = _clean("He spoke with great inde pen den c e of mind; a matter of con se q uence.", "en").text
+    assert "great independence of mind" in out and "of consequence." in out
     assert _clean("NEW ZEAL AN D. EMIGRATION from LIVERPOOL.", "en").text.startswith("NEW ZEALAND. EMIGRATION")
     # letters spaced on purpose (never read as ``abc``), letters beside a number, an initial: as printed
     kept = "The points a b c and d are marked, at 5 s 6 d each, by JOHN E SMITH and A B C. T HE END, on t! S AILS."

@@ -7,6 +7,7 @@ The second word pass, for real words in the wrong place, is :data:`pipeline.clea
 
 from __future__ import annotations
 
+from itertools import accumulate
 from typing import TYPE_CHECKING
 
 import regex
@@ -309,13 +310,9 @@ def lost_letter_merges(
         if rep.is_word(j) or rep.protected(la) or rep.protected(lb):
             continue
         # the letter lost where the word was split: one letter put back at the split makes a word
+        zipf_of, least = rep.zipf_of, cfg.merge_min_zipf
         fills = sorted(
-            (
-                (rep.zipf_of(la + c + lb), la + c + lb)
-                for c in LETTERS
-                if rep.zipf_of(la + c + lb) >= cfg.merge_min_zipf
-            ),
-            reverse=True,
+            ((z, w) for w in (la + c + lb for c in LETTERS) for z in (zipf_of(w),) if z >= least), reverse=True
         )
         if not fills or (len(fills) > 1 and fills[0][0] - fills[1][0] < cfg.lost_hyphen_margin):
             continue
@@ -353,7 +350,13 @@ def spaced_merges(
     alone, capitals_alone = rep.res.lexdata.lone_letters, rep.res.lexdata.capital_letters
     out: list[tuple[int, int, Edit]] = []
     n, i = len(spans), 0
+    # (a run needs a token of one letter, the last one's compound head included: the runs from a token with
+    # none among the next spaced_max_tokens are not looked at, prefix counts of them taken once)
+    ones = list(accumulate((len(t) == 1 or len(t.split("-", 1)[0]) == 1 for _s, _e, t in spans), initial=0))
     while i < n - 1:
+        if ones[min(n, i + cfg.spaced_max_tokens)] == ones[i]:
+            i += 1
+            continue
         best = None
         for j in range(i + 1, min(n, i + cfg.spaced_max_tokens)):
             s0, e0, t0 = spans[j - 1]

@@ -207,12 +207,12 @@ def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMCon
     s2, e2, t2 = toks[i + 1]
     if s2 != e + 1 or text[e] != " " or not (t.isalpha() and t2.isalpha() and t2.islower()):
         return None
-    lw = words[i] + words[i + 1]
-    if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
-        return None
     kinds = [_piece(h, rep, cfg) for h in words[i : i + 2]]
     if "word" in kinds or kinds.count("letter") > 1:
         return None  # (a word beside a non-word: beror and is no bertrand, hed be no hedge, to lus no tolls)
+    lw = words[i] + words[i + 1]  # (asked after the halves: most pairs are two words, their join a new string)
+    if rep.zipf.get(lw, 0.0) > 0.0 or rep.protected(lw):
+        return None
     cands = [(w, c) for w, c in rep.search.candidates(t + t2) if w != lw and " " not in w and c <= cfg.split_max_cost][
         : cfg.max_candidates
     ]
@@ -361,7 +361,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             ):
                 continue
             letter = True
-        if split_here and not letter:
+        # (split_proposal's test of the first half, known from the token's facts: most tokens leave here)
+        if split_here and not letter and not (z_printed >= rep.cfg.nonword_zipf or protected):
             p = split_proposal(text, toks, words, i, rep, voice, cfg)
             if p is not None:
                 out.append(p)  # (and the token's own proposal below: the pass keeps the better repair)

@@ -343,7 +343,7 @@ def test_figures_kept_for_unchanged_tables_are_drawn_again_when_a_table_changes(
     read_table(copy / "laws.csv").iloc[:-3].to_csv(copy / "laws.csv", index=False)  # three laws fewer
     second = render_figures(copy)
     assert second["figures/law-lengths.svg"] != first["figures/law-lengths.svg"]
-    assert second == draw_figures(copy)
+    assert second["figures/link-scores.svg"] == first["figures/link-scores.svg"]  # (its table is unchanged)
 
 
 def test_licences_and_a_valid_citation_file():

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import functools
 import re
 from pathlib import Path
 
@@ -127,6 +128,7 @@ def _private(name: str) -> bool:
     return name.startswith("_") and not name.startswith("__")
 
 
+@functools.lru_cache(maxsize=1)  # (read once for the two tests that ask: every module parsed)
 def _graph() -> tuple[dict[str, set[str]], set[tuple[str, str, str]]]:
     files = _module_files()
     known = set(files)

@@ -257,18 +257,24 @@ def _number_marks(path: Path, lang: str) -> tuple[tuple[str, ...], str]:
     return tuple(sorted(suffixes)), "".join(sorted(units))
 
 
+def _lang_rows(path: Path, lang: str) -> list[tuple[str, list[str]]]:
+    """(kind, strings) of each row of a ``lang<TAB>kind<TAB>strings`` file for ``lang``, in the file's order."""
+    rows = [p for p in (line.split("\t") for line in _lines(path)) if len(p) >= 3 and p[0].strip() == lang]
+    return [(p[1].strip(), p[2].split()) for p in rows]
+
+
 def _titles(path: Path, lang: str) -> tuple[tuple[str, ...], frozenset[str]]:
     """The titles of ``titles.tsv`` for ``lang`` (in their order) and its kept abbreviations (lower case)."""
-    rows = [p for p in (line.split("\t") for line in _lines(path)) if len(p) >= 3 and p[0].strip() == lang]
-    titles = tuple(w for p in rows if p[1].strip() == "title" for w in p[2].split())
-    kept = frozenset(w.lower() for p in rows if p[1].strip() == "kept" for w in p[2].split())
+    rows = _lang_rows(path, lang)
+    titles = tuple(w for kind, ws in rows if kind == "title" for w in ws)
+    kept = frozenset(w.lower() for kind, ws in rows if kind == "kept" for w in ws)
     return titles, kept
 
 
 def _kinds(path: Path, lang: str, kinds: tuple[str, ...]) -> tuple[frozenset[str], ...]:
     """Per kind of ``kinds``, the lower-case strings a ``lang<TAB>kind<TAB>strings`` file lists for ``lang``."""
-    rows = [p for p in (line.split("\t") for line in _lines(path)) if len(p) >= 3 and p[0].strip() == lang]
-    return tuple(frozenset(w.lower() for p in rows if p[1].strip() == k for w in p[2].split()) for k in kinds)
+    rows = _lang_rows(path, lang)
+    return tuple(frozenset(w.lower() for kind, ws in rows if kind == k for w in ws) for k in kinds)
 
 
 def _chars(path: Path, lang: str, sep: str = "") -> str:

@@ -198,8 +198,8 @@ def _joined(s: int, e2: int, whole: str, words, i: int, cands, voice: Voice, spl
 
 def split_proposal(text: str, toks, words, i: int, rep, voice: Voice, cfg: LMConfig) -> Proposal | None:
     """The tokens ``toks[i] toks[i+1]`` as one doubtful word, where OCR read a space into a damaged word
-    (``stre rgth``): one space apart on a line, letters only, their join no word, the second in lower case and of
-    two letters or more, neither a word of the lexicon (rarer than ``nonword_zipf``) nor protected.  Its
+    (``stre rgth``, ``servi e``): one space apart on a line, letters only, their join no word, the second in lower
+    case, neither piece a word (:func:`_piece`: at most one of them a lone letter, with ``split_letters``).  Its
     candidates are the join's at most ``split_max_cost`` away; judged at ``split_margin``."""
     if i + 1 >= len(toks):
         return None

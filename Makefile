@@ -7,6 +7,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-stamp
 SHARED_DIR ?= $(abspath ../shared)
 export SHARED_DIR
+# Python keeps the compiled bytecode of the project's modules (__pycache__/, git-ignored): an environment that
+# switches this off (PYTHONDONTWRITEBYTECODE) makes every process a build or the tests start (workers, the CLI,
+# notebook kernels) compile the package again, and pytest rewrite every test module in each worker
+unexport PYTHONDONTWRITEBYTECODE
 
 .DEFAULT_GOAL := all
 CHROMIUM ?= /usr/bin/chromium
@@ -71,7 +75,7 @@ $(NODE_STAMP): package.json package-lock.json
 test: install $(CHROMIUM) $(JING) $(NODE_STAMP) ## run ruff (lint and format check), mypy (types) and the test suite (browser tests drive Debian's chromium headless; TEI checked with jing and CETEIcean)
 	$(BIN)/ruff check pipeline measure tests
 	$(BIN)/ruff format --check pipeline measure tests
-	@# mypy checks the types while the tests run (it uses one core for about 20 s; the test workers wait on
+	@# mypy checks the types while the tests run (it uses one core for about 15 s; the test workers wait on
 	@# subprocesses and on the shared build at times): the target fails if either fails
 	@$(BIN)/mypy & types=$$!; \
 	$(BIN)/python -m pytest -q -n $(TEST_WORKERS) --dist loadfile --no-loadscope-reorder; tests=$$?; \

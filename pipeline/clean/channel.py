@@ -266,7 +266,7 @@ class CandidateSearch:
         self._memos = rep.memos  # (the known words' confusion variants, kept per repairer)
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
-        self.index = res.general.deletes  # SymSpell-style deletion index of the candidate words
+        self.index = res.general.index  # SymSpell-style deletion index of the candidate words
         self.local_index: dict[str, list[str]] = {}
         for w in self.local:
             for d in deletes(w, 2):
@@ -305,12 +305,11 @@ class CandidateSearch:
             return []  # (its deletions alone grow with the square of its length: bounded work per token)
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
-        ds = deletes(lt, 2)
-        found = set().union(*filter(None, map(self.index.get, ds)))
+        words = self.index.lookup(lt)  # (each once)
         if self.local_index:
-            found.update(*filter(None, map(self.local_index.get, ds)))
+            found = set(words).union(*filter(None, map(self.local_index.get, deletes(lt, 2))))
+            words = list(found)
         zipf = self.zipf
-        words = list(found)
         hits = process.extract(
             fold_accents(lt),
             list(map(self.folded.__getitem__, words)),

@@ -16,6 +16,7 @@ from pathlib import Path
 
 import regex
 
+from .deletion_index import DeletionIndex, build_deletion_index
 from ..textnorm import WORD_RE, nfc, tokens_lower  # noqa: F401  (WORD_RE: the words counted here)
 
 
@@ -313,7 +314,7 @@ class GeneralLexicon:
     lang: str
     zipf: dict[str, float]
     buckets: dict[int, list[str]]  # candidate words (zipf >= cand_min_zipf) by length
-    deletes: dict[str, tuple[str, ...]] = field(default_factory=dict)  # deletion (<= 2 chars) -> candidate words
+    index: DeletionIndex  # the candidate words' SymSpell deletion index (up to 2 deletions)
 
 
 @lru_cache(maxsize=4)
@@ -334,7 +335,7 @@ def general_lexicon(lang: str, cand_min_zipf: float = 2.0) -> GeneralLexicon:
         zipf[w] = z
         if alpha and z >= cand_min_zipf:
             buckets.setdefault(len(w), []).append(w)
-    return GeneralLexicon(lang, zipf, buckets, _deletion_index(buckets))
+    return GeneralLexicon(lang, zipf, buckets, build_deletion_index([w for ws in buckets.values() for w in ws]))
 
 
 # general word-pair counts per language, from package data: symspellpy ships Google Books n-gram counts for
@@ -422,27 +423,6 @@ def bigram_model(lang: str) -> BigramModel | None:
         lg(sum(uni.values())),
         lg(scale),
     )
-
-
-def _deletion_index(buckets: dict[int, list[str]]) -> dict[str, tuple[str, ...]]:
-    """SymSpell deletion index: every string made by deleting up to 2 characters of a candidate word
-    (1 for words of 3 letters or fewer) -> those words.  Built once per language (~2 s); the values
-    are tuples (2.6 M keys for French, 84 % of them with one word: lists would cost ~100 MB more per
-    language in every worker)."""
-    idx: dict[str, tuple[str, ...]] = {}
-    for ws in buckets.values():
-        for w in ws:
-            ds = {w}
-            n = len(w)
-            for i in range(n):
-                d = w[:i] + w[i + 1 :]
-                ds.add(d)
-                if n > 3:
-                    for j in range(i, n - 1):
-                        ds.add(d[:j] + d[j + 1 :])
-            for d in ds:
-                idx[d] = idx.get(d, ()) + (w,)
-    return idx
 
 
 @dataclass(frozen=True)

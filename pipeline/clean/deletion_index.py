@@ -144,8 +144,7 @@ def build_deletion_index(words: list[str] | tuple[str, ...], word_depth: int = 3
     """The index of ``words``: each word, its 1-deletions and, for a word longer than ``word_depth``
     letters, its 2-deletions (SymSpell with edit distance 2, shallower for short words)."""
     ws = tuple(dict.fromkeys(words))  # (a word listed twice is one candidate)
-    joined = "".join(ws)
-    codes = _codes(joined) if joined else np.zeros(0, dtype=np.uint32)
+    codes = _codes("".join(ws))
     offsets = np.zeros(len(ws) + 1, dtype=np.int64)
     np.cumsum([len(w) for w in ws], out=offsets[1:])
     keys, vals = _word_keys(codes, offsets, word_depth)

@@ -143,6 +143,34 @@ def test_a_french_compound_reads_as_the_adversary(ex):
         ),
         (EC_EN, "Should the non-dealer discard more cards than he asked for, he loses one point.", "discard_error"),
         (EC_FR, "Celui qui laisse tomber une carte sur le tapis ne la joue pas.", "card_dropped"),
+        (EC_EN, "If a player drops a card on the table, it is not played unless it covers another.", "card_dropped"),
+        (EC_EN, "If the dealer has more than five cards, the non-dealer may draw the surplus.", "wrong_card_count"),
+        (
+            EC_EN,
+            "Should the dealer give six cards to his adversary, the adversary may discard one.",
+            "wrong_card_count",
+        ),
+        (
+            EC_EN,
+            "If the non-dealer finds he holds only four cards, he may take one from the stock.",
+            "wrong_card_count",
+        ),
+        (EC_FR, "Si le donneur a six cartes, l'adversaire peut tirer la carte de trop.", "wrong_card_count"),
+        (EC_EN, "A player who plays with six cards in his hand loses one point.", "plays_with_too_many_cards"),
+        (
+            EC_FR,
+            "Tout joueur qui se trouve avoir plus de cinq cartes dans la main perd un point.",
+            "plays_with_too_many_cards",
+        ),
+        (EC_EN, "If in dealing a card of the non-dealer be exposed, he may claim a new deal.", "dealer_exposes_card"),
+        (
+            EC_EN,
+            "Should the dealer turn up a card belonging to his adversary, there is a re-deal.",
+            "dealer_exposes_card",
+        ),
+        (EC_EN, "If a card is found faced in the stock, the deal is void.", "faced_card_in_pack"),
+        (EC_EN, "Should the non-dealer look at any card of the stock, he loses a point.", "looks_at_stock"),
+        (EC_EN, "Should the dealer turn the king, he scores one.", "king_scored"),
     ],
 )
 def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
@@ -161,6 +189,10 @@ def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):
         ("A player looking at his own cards before the deal is finished may do so.", "looks_at_adversary_cards"),
         ("If a player shows two cards in cutting, he must take the lowest.", "several_cards_turned_for_trump"),
         ("If the dealer shows two cards in turning up the trump, the adversary chooses.", "cut_exposes_two_cards"),
+        ("If the dealer has more than five cards, the non-dealer may draw the surplus.", "plays_with_too_many_cards"),
+        ("Any one playing with more than five cards in his hand loses a point.", "wrong_card_count"),
+        ("A player holding six cards after the deal must say so.", "plays_with_too_many_cards"),
+        ("If he has seen his hand, the eleventh card must be the trump.", "play_of_the_hand"),
     ],
 )
 def test_a_neighbouring_wording_is_not_read_as_the_paraphrased_event(ex, text, absent):
@@ -195,6 +227,7 @@ def test_a_french_deal_out_of_turn_is_not_a_card_played_out_of_turn(ex):
             "draw_surplus",
         ),
         ("If the dealer has too few cards, the non-dealer may let him supply the deficiency.", "complete_from_stock"),
+        ("A card led out of turn may be taken back if the adversary has not played to it.", "take_back_card"),
     ],
 )
 def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):

@@ -171,6 +171,13 @@ def test_a_french_compound_reads_as_the_adversary(ex):
         (EC_EN, "If a card is found faced in the stock, the deal is void.", "faced_card_in_pack"),
         (EC_EN, "Should the non-dealer look at any card of the stock, he loses a point.", "looks_at_stock"),
         (EC_EN, "Should the dealer turn the king, he scores one.", "king_scored"),
+        (EC_FR, "Si le donneur retourne une carte de son adversaire en donnant, on recommence.", "dealer_exposes_card"),
+        (EC_FR, "Si une carte se trouve retournée dans le talon, le coup est nul.", "faced_card_in_pack"),
+        (
+            EC_FR,
+            "Si le donneur retourne deux cartes pour l'atout, l'adversaire choisit.",
+            "several_cards_turned_for_trump",
+        ),
     ],
 )
 def test_a_paraphrase_of_the_play_reads_as_its_event(ex, w, text, event):

@@ -101,6 +101,33 @@ def test_canonical_policy_takes_a_curated_ruling_before_an_extracted_one_of_a_hi
     assert d.dissent == (first.id,) and "otherwise" in d.text()
 
 
+def test_of_a_codes_readings_of_one_case_the_one_stating_its_facts_comes_first():
+    """Two unreviewed laws of one code on the revoke: one names no time of the claim (the penalty), one the claim
+    after the cut (barred). The case "claimed after the cut" takes the ruling of the law that states it, even where
+    the other reading is the more confident; the other law keeps the case it does not contradict."""
+    res = resources()
+    general, late = whist_law(1, "x"), whist_law(2, "y")
+    common = dict(game="whist", event="revoke", witness="en-990", status=EXTRACTED)
+    anns = (
+        Annotation(
+            general.id, general.text_hash, ruling=Ruling(penalties=("take_three_tricks",)), confidence=0.9, **common
+        ),
+        Annotation(
+            late.id,
+            late.text_hash,
+            facts=(("claimed", ("after_cut",)),),
+            ruling=Ruling("claim_barred"),
+            confidence=0.5,
+            **common,
+        ),
+    )
+    t = build_rule_table((general, late), anns, resources=res)
+    rows = [r for r in t.rows if r.ruleset == "en-990"]
+    barred = [r for r in rows if r.ruling == Ruling("claim_barred")]
+    assert barred and all(c.law_id == late.id for r in barred for c in r.citations)
+    assert any(c.law_id == general.id for r in rows for c in r.citations)
+
+
 def test_every_law_of_the_1900_code_is_cited_or_listed_with_its_reason():
     t = table()
     laws = [x for x in reference_laws() if x.witness_id == "en-004" and x.kind != "clause"]

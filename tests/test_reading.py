@@ -250,6 +250,46 @@ def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
 
 
 @pytest.mark.parametrize(
+    "text, term",
+    [
+        ("The penalty for a revoke is the loss of three tricks.", "take_three_tricks"),
+        (
+            "For a revoke the adversaries may deduct three points from the revoking player's score.",
+            "deduct_three_points",
+        ),
+        ("The card so played is liable to be called by the adversaries.", "call_card"),
+        ("If a player leads out of turn, his adversaries may call a suit from him.", "call_suit"),
+        ("If the revoke be on both sides, the revokes cancel each other.", "revokes_cancel"),
+    ],
+)
+def test_a_ruling_of_a_whist_code_reaches_the_rule_table(text, term):
+    """The loss of three tricks, points deducted, a card liable to be called, a suit called, revokes that cancel:
+    the rulings of a Whist code in the words such codes use, read for a code nobody curated."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(WH_EN, 1, text)
+    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    assert r.ruling is not None and term in r.ruling.terms(), r
+
+
+@pytest.mark.parametrize(
+    "text, fact, value",
+    [
+        ("No revoke can be claimed after the cards are cut for the next deal.", "claimed", "after_cut"),
+        ("No revoke can be claimed after the tricks are gathered up.", "claimed", "after_cut"),
+        ("If the error be discovered in time to save the revoke, the card may be called.", "established", "no"),
+        ("When a revoke is established, the penalty is three tricks.", "established", "yes"),
+    ],
+)
+def test_the_facts_of_a_revoke_are_read(ex, text, fact, value):
+    """When the revoke is claimed and whether it was established: the facts that keep a code's revoke laws apart in
+    its rule table."""
+    p = read_provision(law(WH_EN, 1, text), ex)
+    assert (fact, value) in {(f, v) for f, v, _ in p.conditions}, p.summary()
+
+
+@pytest.mark.parametrize(
     "w, text, procedure, force",
     [
         (EC_EN, "Either player may shuffle the cards, the dealer last.", "shuffling", "permitted"),

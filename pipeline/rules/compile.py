@@ -99,8 +99,10 @@ def build_rule_table(
                     if not hits:
                         continue
                     curated = [x for x in hits if x.status == CURATED]
-                    if not curated:  # readings of the patterns only: the most confident first
-                        hits.sort(key=lambda x: -(x.confidence or 0.0))
+                    if not curated:  # readings of the patterns only: the one stating more of the facts first (a
+                        #   law on the revoke claimed after the cut before one that names no time), then the most
+                        #   confident
+                        hits.sort(key=lambda x: (-len(x.facts), -(x.confidence or 0.0)))
                     hits = curated or hits
                     distinct = list(dict.fromkeys(x.ruling for x in hits))
                     if len(distinct) > 1 and curated:

@@ -32,6 +32,15 @@ def law(w: Witness, n: int, text: str):
     return make_law(w.game, w, n, n, text)
 
 
+def table_reading(w: Witness, text: str):
+    """The rule table's reading of one law of ``w`` saying ``text`` (its event and ruling)."""
+    from pipeline.extract import read_laws
+    from pipeline.rules import load_rule_resources
+
+    one = law(w, 1, text)
+    return read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+
+
 @pytest.fixture(scope="module")
 def ex():
     return load_extraction(CORPUS)
@@ -241,11 +250,7 @@ def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
     """holds good / stands good; a re-deal, a redeal, dealing over again; remedies given as alternatives ("may claim
     ..., or permit ...": both are options); the surplus drawn from the hand, the deficiency supplied: the rule
     table's reading of the ruling."""
-    from pipeline.extract import read_laws
-    from pipeline.rules import load_rule_resources
-
-    one = law(EC_EN, 1, text)
-    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    r = table_reading(EC_EN, text)
     assert r.ruling is not None and outcome in r.ruling.terms(), r
 
 
@@ -265,11 +270,7 @@ def test_an_outcome_said_otherwise_reaches_the_rule_table(text, outcome):
 def test_a_ruling_of_a_whist_code_reaches_the_rule_table(text, term):
     """The loss of three tricks, points deducted, a card liable to be called, a suit called, revokes that cancel:
     the rulings of a Whist code in the words such codes use, read for a code nobody curated."""
-    from pipeline.extract import read_laws
-    from pipeline.rules import load_rule_resources
-
-    one = law(WH_EN, 1, text)
-    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    r = table_reading(WH_EN, text)
     assert r.ruling is not None and term in r.ruling.terms(), r
 
 
@@ -312,11 +313,7 @@ def test_a_law_on_a_procedure_of_a_whole_code_is_a_norm_of_the_rule_table(w, tex
     """Shuffling, the cut, the manner of dealing, the discarded cards, the score, trumping, new cards: a law laying
     down a duty, a prohibition or a permission on them is read as a norm of that procedure (so the rule table cites
     it), in both languages."""
-    from pipeline.extract import read_laws
-    from pipeline.rules import load_rule_resources
-
-    one = law(w, 1, text)
-    r = read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    r = table_reading(w, text)
     assert (r.topic or r.event) == procedure, r
     assert r.ruling is not None and force in r.ruling.terms(), r
 

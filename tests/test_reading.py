@@ -275,6 +275,103 @@ def test_a_ruling_of_a_whist_code_reaches_the_rule_table(text, term):
 
 
 @pytest.mark.parametrize(
+    "text, event, facts, terms",
+    [
+        (
+            "Should the dealer give the non-dealer six cards, the non-dealer may throw out the extra card or claim a "
+            "fresh deal.",
+            "wrong_card_count",
+            {("error", ("too_many",))},
+            {"discard_surplus", "new_deal"},
+        ),
+        (
+            "If the dealer has fewer cards than he should have, the non-dealer may let him take the missing cards "
+            "from the stock.",
+            "wrong_card_count",
+            {("holder", ("dealer",)), ("error", ("too_few",))},
+            {"complete_from_stock"},
+        ),
+        (
+            "If a player is found to hold six cards during the play, he cannot score the point.",
+            "plays_with_too_many_cards",
+            set(),
+            {"point_not_scored"},
+        ),
+        (
+            "If a player revokes, he cannot count the vole, and the cards may be played again.",
+            "fails_to_follow_suit",
+            set(),
+            {"replay_hand", "point_not_scored"},
+        ),
+        (
+            "If a player fails to win the trick when able, the hand must be replayed.",
+            "fails_to_follow_suit",
+            set(),
+            {"replay_hand"},
+        ),
+        (
+            "A player who throws his cards on the table loses the point unless he has won three tricks.",
+            "hand_abandoned",
+            {("manner", ("throws_down",))},
+            {"lose_point"},
+        ),
+        (
+            "A player who quits the game before it is finished loses it.",
+            "hand_abandoned",
+            {("manner", ("quits",))},
+            {"game_lost"},
+        ),
+        (
+            "If the pack is found to be imperfect, the deal in which it is found is void.",
+            "incorrect_pack",
+            set(),
+            {"new_deal"},
+        ),
+        (
+            "If the deal out of turn is not discovered before the trump card is turned, the deal stands good.",
+            "deal_out_of_turn",
+            {("discovered", ("after_trump",))},
+            {"deal_stands"},
+        ),
+    ],
+)
+def test_an_ecarte_irregularity_of_a_whole_code_reaches_the_rule_table(text, event, facts, terms):
+    """A wrong number given to the non-dealer or "fewer than he should have"; six cards found in play; a revoke or an
+    under-play (the hand replayed, the point not scored); a hand thrown down or a game quit (their manner keeps the
+    two apart in one code's rows); a void deal of an imperfect pack; a deal out of turn *not* found before the turn-up
+    (found after it): events, facts and rulings of a new code of Écarté, on wordings written for this test."""
+    r = table_reading(EC_EN, text)
+    assert r.event == event, r
+    assert facts <= set(r.facts), r
+    assert r.ruling is not None and terms <= set(r.ruling.terms()), r
+
+
+@pytest.mark.parametrize(
+    "text, procedure, force",
+    [
+        ("The cards must be cut by the non-dealer before they are dealt.", "drawing_for_deal", "required"),
+        (
+            "If the dealer deals without having the pack cut, the non-dealer may claim a fresh deal.",
+            "drawing_for_deal",
+            "permitted",
+        ),
+        ("A player who marks points he has not won must take them off.", "game_points", "required"),
+        (
+            "If the non-dealer leads before the dealer has completed his discard, the dealer may take back his discard.",
+            "proposal",
+            "permitted",
+        ),
+    ],
+)
+def test_the_cut_the_score_and_the_discard_in_other_words_are_norms(text, procedure, force):
+    """The cut in the passive, a deal made without a cut, points marked that were not won, a lead before the discard
+    is complete: norms of their procedures in a new code (wordings written for this test)."""
+    r = table_reading(EC_EN, text)
+    assert (r.topic or r.event) == procedure, r
+    assert r.ruling is not None and force in r.ruling.terms(), r
+
+
+@pytest.mark.parametrize(
     "text, fact, value",
     [
         ("No revoke can be claimed after the cards are cut for the next deal.", "claimed", "after_cut"),

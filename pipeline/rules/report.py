@@ -115,7 +115,12 @@ def uncited_laws(
             read = next((a for a in anns if a.ruling is not None and a.status != CURATED), None)
             notes = [a.note for a in anns if a.note]
             if read is not None and read.ruling is not None:
-                why = f"read as {read.event}: {read.ruling.describe()}; curated rulings on the same facts come first"
+                rival = (
+                    "a curated ruling of this code on the same facts comes first"
+                    if any(a.status == CURATED and a.witness == wit and a.event == read.event for a in annotations)
+                    else "another reading of this code on the same facts comes first (the one stating more facts)"
+                )
+                why = f"read as {read.event}: {read.ruling.describe()}; {rival}"
             else:
                 why = notes[0] if notes else "not reviewed, and no event of the vocabulary read"
             uncited.append(Uncited(wit, law.id, why))

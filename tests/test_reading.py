@@ -347,6 +347,58 @@ def test_an_ecarte_irregularity_of_a_whole_code_reaches_the_rule_table(text, eve
 
 
 @pytest.mark.parametrize(
+    "text, event, facts, terms",
+    [
+        (
+            "Celui qui renonce ne peut marquer le point, et l'on peut exiger que le coup soit rejoué.",
+            "fails_to_follow_suit",
+            set(),
+            {"replay_hand", "point_not_scored"},
+        ),
+        (
+            "Le joueur qui ne force pas quand il le peut ne peut marquer la vole.",
+            "fails_to_follow_suit",
+            set(),
+            {"point_not_scored"},
+        ),
+        (
+            "Celui qui quitte la partie sans le consentement de son adversaire la perd.",
+            "hand_abandoned",
+            {("manner", ("quits",))},
+            {"game_lost"},
+        ),
+        (
+            "Si le donneur donne six cartes à son adversaire, celui-ci peut écarter la carte de trop ou exiger un "
+            "nouveau coup.",
+            "wrong_card_count",
+            {("error", ("too_many",))},
+            {"discard_surplus", "new_deal"},
+        ),
+        (
+            "Si l'un des joueurs a moins de cinq cartes, il peut prendre sur le talon les cartes qui lui manquent.",
+            "wrong_card_count",
+            {("error", ("too_few",))},
+            {"complete_from_stock"},
+        ),
+        (
+            "Celui qui joue avant son tour peut reprendre sa carte si l'adversaire n'a pas joué dessus.",
+            "card_led_out_of_turn",
+            set(),
+            {"take_back_card"},
+        ),
+    ],
+)
+def test_a_french_code_of_ecarte_reaches_the_rule_table(text, event, facts, terms):
+    """The same irregularities in French: a revoke or a trick not forced, a game quit ("la perd"), six cards given
+    (the surplus discarded or a new deal, at the adversary's choice), fewer than five cards (completed from the talon),
+    a card played before one's turn taken back (wordings written for this test)."""
+    r = table_reading(EC_FR, text)
+    assert r.event == event, r
+    assert facts <= set(r.facts), r
+    assert r.ruling is not None and terms <= set(r.ruling.terms()), r
+
+
+@pytest.mark.parametrize(
     "text, procedure, force",
     [
         ("The cards must be cut by the non-dealer before they are dealt.", "drawing_for_deal", "required"),
@@ -404,6 +456,8 @@ def test_the_facts_of_a_revoke_are_read(ex, text, fact, value):
         (EC_EN, "A player having none of the suit led must trump, if he can.", "play_of_the_hand", "required"),
         (EC_FR, "Celui qui n'a pas de la couleur demandée est obligé de couper.", "play_of_the_hand", "required"),
         (EC_EN, "Either player may call for new cards before the pack is cut.", "fresh_cards", "permitted"),
+        (EC_FR, "Les cartes doivent être coupées par l'adversaire du donneur.", "drawing_for_deal", "required"),
+        (EC_FR, "Celui qui marque un point qu'il n'a pas gagné doit l'effacer.", "game_points", "required"),
     ],
 )
 def test_a_law_on_a_procedure_of_a_whole_code_is_a_norm_of_the_rule_table(w, text, procedure, force):

@@ -300,13 +300,13 @@ def test_a_ruling_of_a_whist_code_reaches_the_rule_table(text, term):
         (
             "If a player revokes, he cannot count the vole, and the cards may be played again.",
             "fails_to_follow_suit",
-            set(),
+            {("failure", ("revoke",))},
             {"replay_hand", "point_not_scored"},
         ),
         (
             "If a player fails to win the trick when able, the hand must be replayed.",
             "fails_to_follow_suit",
-            set(),
+            {("failure", ("under_play",))},
             {"replay_hand"},
         ),
         (
@@ -396,6 +396,24 @@ def test_a_french_code_of_ecarte_reaches_the_rule_table(text, event, facts, term
     assert r.event == event, r
     assert facts <= set(r.facts), r
     assert r.ruling is not None and terms <= set(r.ruling.terms()), r
+
+
+def test_the_score_of_a_refused_proposal_is_no_under_play():
+    """ "Fails to win three tricks" is the score of a refused proposal; only failing to win *the trick* is an
+    under-play."""
+    r = table_reading(
+        EC_EN, "If the dealer refuses a proposal and fails to win three tricks, the non-dealer scores two."
+    )
+    assert r.event != "fails_to_follow_suit" and "fails_to_follow_suit" not in (r.topic or ""), r
+
+
+def test_a_condition_of_one_game_is_not_read_in_the_other(ex):
+    """What was failed (a revoke or an under-play) and how a hand was abandoned are facts of Écarté's events: read in
+    a law of Écarté, not in a Whist law in the same words (where they would lift unrelated links)."""
+    text = "If a player revokes, or throws down his cards, the adversary may have the hand played again."
+    ec = {f for f, _, _ in read_provision(law(EC_EN, 1, text), ex).conditions}
+    wh = {f for f, _, _ in read_provision(law(WH_EN, 1, text), ex).conditions}
+    assert {"failure", "manner"} <= ec and not {"failure", "manner"} & wh
 
 
 @pytest.mark.parametrize(

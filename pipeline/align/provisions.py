@@ -67,6 +67,7 @@ class PatternRule:
     weight: float = 1.0
     refers_back: bool = False  # the event is the late case of the previous law's irregularity ("the claim not made in
     #   time"): a law with it also rules on the events of the law before it in its witness
+    games: tuple[str, ...] = ()  # a condition read in the laws of these games only (empty: every game)
 
 
 @dataclass(frozen=True)
@@ -188,7 +189,11 @@ class Extraction:
     thesaurus: Mapping[str, Thesaurus] = field(default_factory=dict)  # lang -> the domain thesaurus (empty: none)
 
     def rules(self, game: str, lang: str) -> tuple[PatternRule, ...]:
-        return tuple(r for r in (*self.events.get(game, ()), *self.conditions) if r.lang == lang)
+        return tuple(
+            r
+            for r in (*self.events.get(game, ()), *self.conditions)
+            if r.lang == lang and (not r.games or game in r.games)
+        )
 
 
 @dataclass(frozen=True)
@@ -318,15 +323,18 @@ def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRu
         if not label:
             raise ExtractionError(f"{where} {kind} #{i + 1}: needs " + ("id" if kind == "event" else "fact and value"))
         weight = float(e.get("weight", 1.0))
+        games = tuple(e.get("games", ()))
+        if isinstance(e.get("games", ()), str) or not all(isinstance(g, str) for g in games):
+            raise ExtractionError(f"{where} {kind} {label}: games must be a list of game names")
         for lang in ("fr", "en"):
             for src in e.get(lang, []):
-                out.append(PatternRule(kind, label, lang, src, weight, bool(e.get("refers_back", False))))
+                out.append(PatternRule(kind, label, lang, src, weight, bool(e.get("refers_back", False)), games))
         for src in e.get("not", []):  # a mention that is not a ruling: both languages' patterns in one list
             lang = "fr" if re.search(r"[àâçéèêëîïôûù]", src) or src.split()[0] in FR_HINT else "en"
-            out.append(PatternRule("not", label, lang, src, weight))
+            out.append(PatternRule("not", label, lang, src, weight, games=games))
         for lang in ("fr", "en"):  # ... or in one list per language, when the language cannot be told from the words
             for src in e.get(f"not_{lang}", []):
-                out.append(PatternRule("not", label, lang, src, weight))
+                out.append(PatternRule("not", label, lang, src, weight, games=games))
     return tuple(out)
 
 

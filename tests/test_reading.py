@@ -398,6 +398,37 @@ def test_a_french_code_of_ecarte_reaches_the_rule_table(text, event, facts, term
     assert r.ruling is not None and terms <= set(r.ruling.terms()), r
 
 
+def test_a_card_of_the_stock_shown_as_it_is_given_is_a_faced_card_of_the_discard(ex):
+    """The stock is only dealt from for the discard: a card of it shown as it is given is a faced card in the deal for
+    the discard (en-003 law 4's case), not one of the first deal."""
+    p = read_provision(
+        law(
+            EC_EN,
+            1,
+            "Should a card of the stock be exposed in giving cards, the player to whom it would go may refuse it.",
+        ),
+        ex,
+    )
+    assert "faced_card_in_pack" in p.event_ids and ("phase", "discard") in {(f, v) for f, v, _ in p.conditions}, (
+        p.summary()
+    )
+
+
+@pytest.mark.parametrize(
+    "w, text, phase",
+    [
+        (EC_EN, "If a card is faced in the pack while dealing, there must be a fresh deal.", {"first_deal"}),
+        (EC_EN, "If faced cards are found while dealing for the discard, the dealer must take them.", {"discard"}),
+        (WH_EN, "If a card is faced in the pack while dealing, there must be a fresh deal.", set()),
+    ],
+)
+def test_a_card_shown_while_dealing_is_of_the_first_deal_unless_the_discard_is_named(ex, w, text, phase):
+    """In Écarté a card shown "while dealing" is of the first deal, a hard fact against a law on the deal for the
+    discard; naming the discard makes it that phase; Whist has no discard, so no phase is read there."""
+    p = read_provision(law(w, 1, text), ex)
+    assert {v for f, v, _ in p.conditions if f == "phase"} == phase, p.summary()
+
+
 def test_the_score_of_a_refused_proposal_is_no_under_play():
     """ "Fails to win three tricks" is the score of a refused proposal; only failing to win *the trick* is an
     under-play."""

@@ -32,7 +32,7 @@ from measure.evaluate_align import (
     read_event_gold,
     write_json_atomic,
 )
-from pipeline.extract import extract_annotations, load_norms, read_laws
+from pipeline.extract import commonest_choosers, extract_annotations, load_norms, read_laws
 from pipeline.model import Law
 from pipeline.rules import build_rule_table, load_rule_resources
 from pipeline.rules.report import uncited_laws
@@ -61,7 +61,8 @@ def coverage(laws: Sequence[Law], corpus_dir: Path) -> dict[str, dict]:
 def extraction_accuracy(laws: Sequence[Law], gold: dict[str, tuple[frozenset[str], str]], corpus_dir: Path) -> dict:
     """Per witness: the event and outcome accuracy of the rule-table reading against a reading gold."""
     mine = [law for law in laws if law.id in gold]
-    readings = read_laws(mine, load_rule_resources(corpus_dir).vocabulary, corpus_dir)
+    res = load_rule_resources(corpus_dir)
+    readings = read_laws(mine, res.vocabulary, corpus_dir, choosers=commonest_choosers(res.annotations))
     aliases = {t: p for _, pairs in load_norms(corpus_dir).topics for t, p in pairs}  # a topic -> its procedure
     out: dict[str, dict] = {}
     for law in mine:

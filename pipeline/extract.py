@@ -3,8 +3,9 @@
 For each law without a curated entry, the structured reading of :mod:`pipeline.align.provisions` (the reading the aligner
 uses: its events, conditions and outcome terms) becomes an ``Annotation`` with status ``extracted``: the first
 event of the law that is an event of the vocabulary (by weight, then name), the conditions that are facts of that
-event, and the ruling its outcome terms state (a choice between two outcomes or more is given to the adversaries,
-the commonest chooser of the codes). A law whose reading names no event of the vocabulary, or an event and no
+event, and the ruling its outcome terms state (a choice between two outcomes or more is given to the party the
+curated rulings of that game and event most often give it to, :func:`commonest_choosers`: the non-dealer in Écarté,
+the adversaries in Whist; the adversaries where no curated ruling says). A law whose reading names no event of the vocabulary, or an event and no
 outcome, becomes an extracted ``no_ruling`` entry whose note says why (the topics of
 ``corpus/annotations/topics.toml``: a definition, the score, a procedure, etiquette ...). A law that rules
 through its clauses is represented by them.
@@ -29,6 +30,7 @@ from __future__ import annotations
 
 import re
 import tomllib
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -119,6 +121,18 @@ def force_of(text: str, lang: str, norms: Norms) -> str | None:
     return best[2] if best else None
 
 
+def commonest_choosers(annotations: Sequence[Annotation]) -> dict[tuple[str, str], str]:
+    """The party that chooses between remedies as the curated rulings say it most often, per (game, event) and per
+    (game, "") for a game's events with none: a law's words seldom name him ("he may either ..."), and "the
+    adversary" of an Écarté code is the non-dealer where the dealer erred. Ties go to the first one curated."""
+    counts: dict[tuple[str, str], Counter[str]] = {}
+    for a in annotations:
+        if a.status == CURATED and a.ruling is not None and a.ruling.chooser and a.event:
+            for key in ((a.game, a.event), (a.game, "")):
+                counts.setdefault(key, Counter())[a.ruling.chooser] += 1
+    return {k: c.most_common(1)[0][0] for k, c in counts.items()}
+
+
 def procedure_of(law: Law, read: Sequence[str], voc: Vocabulary, norms: Norms) -> str | None:
     """The procedure a law is about: the first its reading names (directly or through a topic), else the one of the
     first irregularity it reads (its family), else its heading's."""
@@ -140,14 +154,22 @@ def procedure_of(law: Law, read: Sequence[str], voc: Vocabulary, norms: Norms) -
 
 
 def reading(
-    law: Law, p: Provision, voc: Vocabulary, topics: Mapping[str, Mapping[str, str]], norms: Norms = Norms()
+    law: Law,
+    p: Provision,
+    voc: Vocabulary,
+    topics: Mapping[str, Mapping[str, str]],
+    norms: Norms = Norms(),
+    choosers: Mapping[tuple[str, str], str] | None = None,
 ) -> Reading:
-    """The rule-table reading of one law from its structured reading (see the module docstring)."""
+    """The rule-table reading of one law from its structured reading (see the module docstring); ``choosers``: of
+    :func:`commonest_choosers` (default: the adversaries choose)."""
     events = sorted(p.events, key=lambda e: (-e[1], e[0]))
     specs = [voc.event(law.game, e) for e, _, _ in events]
     spec = next((s for s in specs if s is not None and s.kind != PROCEDURE), None)
     if spec is not None:
-        remedy = _remedy(law, p, voc, spec, dict(norms.facts))
+        ch = choosers or {}
+        chooser = ch.get((law.game, spec.name)) or ch.get((law.game, "")) or DEFAULT_CHOOSER
+        remedy = _remedy(law, p, voc, spec, dict(norms.facts), chooser)
         if remedy.ruling is not None:
             return remedy
     read = [e for e, _, _ in events]
@@ -171,13 +193,15 @@ def reading(
     )
 
 
-def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str]) -> Reading:
-    """The ruling an irregularity's law states with its outcome terms, or a reading with none."""
+def _remedy(
+    law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str], chooser: str = DEFAULT_CHOOSER
+) -> Reading:
+    """The ruling an irregularity's law states with its outcome terms (a choice given to ``chooser``), or none."""
     terms = [t for t, _ in p.outcomes]
     outcomes = [t for t in voc.outcomes if t in terms]
     penalties = tuple(t for t in voc.penalties if t in terms)
     if CHOICE in terms and len(outcomes) >= 2:
-        ruling = Ruling(None, tuple(outcomes), DEFAULT_CHOOSER, penalties)
+        ruling = Ruling(None, tuple(outcomes), chooser, penalties)
     elif outcomes:
         first = min(outcomes, key=terms.index)
         ruling = Ruling(first, (), None, penalties)
@@ -195,12 +219,17 @@ def _remedy(law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Map
 
 
 def read_laws(
-    laws: Sequence[Law], voc: Vocabulary, corpus_dir: Path = ROOT / "corpus", with_norms: bool = True
+    laws: Sequence[Law],
+    voc: Vocabulary,
+    corpus_dir: Path = ROOT / "corpus",
+    with_norms: bool = True,
+    choosers: Mapping[tuple[str, str], str] | None = None,
 ) -> dict[str, Reading]:
-    """The rule-table reading of each law (by id); without norms, the remedies of irregularities only."""
+    """The rule-table reading of each law (by id); without norms, the remedies of irregularities only; ``choosers``:
+    who chooses between remedies (:func:`commonest_choosers` of the curation; default: the adversaries)."""
     provisions = read_provisions(laws)
     topics, norms = load_topics(corpus_dir), load_norms(corpus_dir) if with_norms else Norms()
-    return {law.id: reading(law, provisions[law.id], voc, topics, norms) for law in laws}
+    return {law.id: reading(law, provisions[law.id], voc, topics, norms, choosers) for law in laws}
 
 
 def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = ROOT / "corpus") -> dict[str, Quality]:
@@ -210,7 +239,8 @@ def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = RO
         if a.status == CURATED and a.ruling is not None:
             curated.setdefault(a.law_id, []).append(a)
     subject = [law for law in laws if law.id in curated]
-    readings = read_laws(subject, resources.vocabulary, corpus_dir, with_norms=False)  # remedies against remedies
+    choosers = commonest_choosers(resources.annotations)  # (learnt from the same curation: an in-sample figure)
+    readings = read_laws(subject, resources.vocabulary, corpus_dir, with_norms=False, choosers=choosers)
     out: dict[str, list[int]] = {}
     for law in subject:
         r, anns = readings[law.id], curated[law.id]
@@ -237,7 +267,7 @@ def extract_annotations(
     measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir)
     confidence = {g: q.confidence for g, q in measured.items()}
     out = []
-    readings = read_laws(todo, resources.vocabulary, corpus_dir)
+    readings = read_laws(todo, resources.vocabulary, corpus_dir, choosers=commonest_choosers(resources.annotations))
     for law in todo:
         r = readings[law.id]
         common = dict(

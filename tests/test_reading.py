@@ -34,11 +34,12 @@ def law(w: Witness, n: int, text: str):
 
 def table_reading(w: Witness, text: str):
     """The rule table's reading of one law of ``w`` saying ``text`` (its event and ruling)."""
-    from pipeline.extract import read_laws
+    from pipeline.extract import commonest_choosers, read_laws
     from pipeline.rules import load_rule_resources
 
     one = law(w, 1, text)
-    return read_laws([one], load_rule_resources(CORPUS).vocabulary, CORPUS)[one.id]
+    res = load_rule_resources(CORPUS)
+    return read_laws([one], res.vocabulary, CORPUS, choosers=commonest_choosers(res.annotations))[one.id]
 
 
 @pytest.fixture(scope="module")
@@ -427,6 +428,29 @@ def test_a_card_shown_while_dealing_is_of_the_first_deal_unless_the_discard_is_n
     discard; naming the discard makes it that phase; Whist has no discard, so no phase is read there."""
     p = read_provision(law(w, 1, text), ex)
     assert {v for f, v, _ in p.conditions if f == "phase"} == phase, p.summary()
+
+
+@pytest.mark.parametrize(
+    "w, text, chooser",
+    [
+        (
+            EC_EN,
+            "If the dealer has too many cards, his adversary may either claim a new deal or draw the surplus.",
+            "non_dealer",
+        ),
+        (
+            WH_EN,
+            "For a revoke the adversaries may either take three tricks or deduct three points from the revoking side.",
+            "adversaries",
+        ),
+    ],
+)
+def test_who_chooses_between_remedies_is_the_party_the_curated_codes_name(w, text, chooser):
+    """A law's words seldom name who chooses ("he may either ..."): the reading gives the choice to the party the
+    curated rulings of the game most often give it to (the non-dealer in Écarté, the adversaries in Whist), so that a
+    new code does not seem to disagree with the others on who chooses."""
+    r = table_reading(w, text)
+    assert r.ruling is not None and len(r.ruling.options) >= 2 and r.ruling.chooser == chooser, r
 
 
 def test_the_score_of_a_refused_proposal_is_no_under_play():

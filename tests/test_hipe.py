@@ -7,7 +7,7 @@ from dataclasses import replace
 
 import pytest
 
-from measure.evaluate_repair import cmer_normalise, match_errors, scores
+from measure.evaluate_repair import aligned_unit, cmer_normalise, match_errors, scores
 from pipeline.__main__ import main
 from pipeline.clean import CleanConfig
 
@@ -31,6 +31,14 @@ def test_scores_count_units_better_and_worse():
     s = scores(["tbe cat", "the dog"], ["the cat", "tbe dog"], ["the cat", "the dog"])
     assert (s.better, s.worse) == (1, 1)
     assert s.cmer == pytest.approx(1 / 14)
+
+
+def test_a_unit_whose_gold_leaves_out_part_of_the_ocr_is_not_an_aligned_unit():
+    """The ICDAR 2017 pairs' second yardstick keeps the units whose gold holds all their text: OCR errors inside
+    words are kept, a run of words the gold leaves out (or adds) is not."""
+    assert aligned_unit("Tbe cat sat on tbe mat.", "The cat sat on the mat.")
+    assert not aligned_unit("The cat sat on the mat, said the paper.", "The cat sat on the mat.")
+    assert not aligned_unit("The cat sat.", "The cat sat on the mat.")
 
 
 def test_repair_fills_every_good_record_and_reports_a_malformed_one(tmp_path, capsys):

@@ -453,6 +453,58 @@ def test_who_chooses_between_remedies_is_the_party_the_curated_codes_name(w, tex
     assert r.ruling is not None and len(r.ruling.options) >= 2 and r.ruling.chooser == chooser, r
 
 
+@pytest.mark.parametrize(
+    "text, event",
+    [
+        ("The player who cuts and omits to show the card at the bottom of his cut loses the deal.", "cut_not_shown"),
+        ("If two cards are seen in cutting, the lower counts.", "cut_exposes_two_cards"),
+        ("Should the pack prove defective, the scores already made stand.", "incorrect_pack"),
+        (
+            "If any cards are found faced while the cards for the discard are given, the dealer takes them.",
+            "faced_card_in_pack",
+        ),
+        (
+            "If the elder hand holds fewer than five after seeing his cards, he may complete his hand from the stock.",
+            "wrong_card_count",
+        ),
+        ("If the dealer has six cards after looking at his hand, the elder hand may draw one.", "wrong_card_count"),
+        ("A player who asked for three cards and took four loses a point.", "discard_error"),
+        (
+            "A card played before the player's turn may be withdrawn if the adversary has not played to it.",
+            "card_led_out_of_turn",
+        ),
+        ("If a player lets fall a card upon the table, it is considered to be played.", "card_dropped"),
+        (
+            "A player leading a suit other than the one he declared must take his card back.",
+            "leads_without_naming_suit",
+        ),
+    ],
+)
+def test_the_irregularities_of_the_deal_and_the_play_in_a_club_code_style(ex, text, event):
+    """The cut not shown ("omits to show"), two cards seen in cutting, a defective pack, a card found faced, fewer
+    than five held or six after looking (a wrong number, not the offence of playing with six), more cards taken than
+    asked for, a card played before one's turn and withdrawn, a card let fall, a suit other than the one declared:
+    each reads as its event (wordings written for this test, in the manner of a club code)."""
+    assert event in read_provision(law(EC_EN, 1, text), ex).event_ids
+
+
+@pytest.mark.parametrize(
+    "text, when",
+    [
+        ("If a player deals out of turn and it is found before the turn-up, the right dealer deals.", "before_trump"),
+        (
+            "If too many cards are dealt and it is found before either player has looked at his hand, it is rectified.",
+            "before_seen",
+        ),
+    ],
+)
+def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, when):
+    """ "Before the turn-up" is before the trump is turned; "before either player has looked" is before the cards are
+    seen."""
+    p = read_provision(law(EC_EN, 1, text), ex)
+    assert ("discovered", when) in {(f, v) for f, v, _ in p.conditions}, p.summary()
+
+
 def test_the_score_of_a_refused_proposal_is_no_under_play():
     """ "Fails to win three tricks" is the score of a refused proposal; only failing to win *the trick* is an
     under-play."""

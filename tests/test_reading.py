@@ -505,6 +505,32 @@ def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, whe
     assert ("discovered", when) in {(f, v) for f, v, _ in p.conditions}, p.summary()
 
 
+@pytest.mark.parametrize(
+    "text, event, term",
+    [
+        ("The cutter must show the card he cuts, or the deal passes to his adversary.", "cut_not_shown", "lose_deal"),
+        ("If more than one card is shown in cutting, the lower is the cut.", "cut_exposes_two_cards", "take_lowest"),
+        ("A pack with cards missing invalidates the deal in which it is found.", "incorrect_pack", "new_deal"),
+        ("If a card is found face up in the pack, there is a misdeal.", "faced_card_in_pack", "new_deal"),
+        ("The dealer showing a pone's card, the pone may claim another deal.", "dealer_exposes_card", "new_deal"),
+        ("If the pone has only four after looking at his hand, he may call a misdeal.", "wrong_card_count", "new_deal"),
+        ("If the dealer holds an extra card, the pone draws it at random.", "wrong_card_count", "draw_surplus"),
+        ("A deal by the wrong dealer, found before the trump is turned, is void.", "deal_out_of_turn", "new_deal"),
+        ("One who omits to name his suit must lead as named.", "leads_without_naming_suit", "play_named_suit"),
+        ("A card thrown out of turn is returned to the hand.", "card_led_out_of_turn", "take_back_card"),
+        ("Peeping at the adversary's cards, he must play face up.", "looks_at_adversary_cards", "play_hand_exposed"),
+        ("Playing with six cards costs the offender a point.", "plays_with_too_many_cards", "lose_point"),
+    ],
+)
+def test_a_terse_handbook_reaches_the_rule_table(text, event, term):
+    """A handbook's terse words: the deal passes, another deal, a misdeal, a void or invalidated deal, the lower is the
+    cut, drawn at random, played face up, a point cost, lead as named, returned to the hand; the events said with
+    "pone", "peeping", "extra", "face up", "thrown out of turn" (wordings written for this test)."""
+    r = table_reading(EC_EN, text)
+    assert r.event == event, r
+    assert r.ruling is not None and term in r.ruling.terms(), r
+
+
 def test_the_score_of_a_refused_proposal_is_no_under_play():
     """ "Fails to win three tricks" is the score of a refused proposal; only failing to win *the trick* is an
     under-play."""

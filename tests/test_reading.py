@@ -520,15 +520,32 @@ def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, whe
         ("A card thrown out of turn is returned to the hand.", "card_led_out_of_turn", "take_back_card"),
         ("Peeping at the adversary's cards, he must play face up.", "looks_at_adversary_cards", "play_hand_exposed"),
         ("Playing with six cards costs the offender a point.", "plays_with_too_many_cards", "lose_point"),
+        ("He that hides the card he cut loses the right of dealing.", "cut_not_shown", "lose_deal"),
+        ("Cutting, if he uncovers two cards, the inferior shall count.", "cut_exposes_two_cards", "take_lowest"),
+        ("If the pack be not complete, the deal already played is still valid.", "incorrect_pack", "deal_stands"),
+        ("When one deals who ought not, the deal is annulled.", "deal_out_of_turn", "new_deal"),
+        ("Casting an eye on the discard, he must lay his cards open.", "looks_at_adversary_cards", "play_hand_exposed"),
+        ("If the dealer find he has six, the non-dealer takes one at hazard.", "wrong_card_count", "draw_surplus"),
+        ("One who discards a greater number than he demanded is mulcted one point.", "discard_error", "lose_point"),
+        ("More cards than one turned, he names which is trumps.", "several_cards_turned_for_trump", "rectify"),
     ],
 )
-def test_a_terse_handbook_reaches_the_rule_table(text, event, term):
+def test_a_terse_handbook_or_an_older_translation_reaches_the_rule_table(text, event, term):
     """A handbook's terse words: the deal passes, another deal, a misdeal, a void or invalidated deal, the lower is the
     cut, drawn at random, played face up, a point cost, lead as named, returned to the hand; the events said with
-    "pone", "peeping", "extra", "face up", "thrown out of turn" (wordings written for this test)."""
+    "pone", "peeping", "extra", "face up", "thrown out of turn". An older translation's: the cut hidden, two cards
+    uncovered, a pack not complete, one who deals who ought not, an eye cast, six found, a greater number discarded;
+    the right of dealing lost, the inferior card, still valid, annulled, cards laid open, at hazard, mulcted, names
+    which shall be trumps (wordings written for this test)."""
     r = table_reading(EC_EN, text)
     assert r.event == event, r
     assert r.ruling is not None and term in r.ruling.terms(), r
+
+
+def test_revokes_that_cancel_each_other_are_no_annulled_deal():
+    """ "The revokes cancel each other" is no new deal (an annulled deal is "annul the deal")."""
+    r = table_reading(WH_EN, "If both sides revoke, the revokes cancel each other.")
+    assert r.ruling is None or "new_deal" not in r.ruling.terms(), r
 
 
 def test_the_score_of_a_refused_proposal_is_no_under_play():

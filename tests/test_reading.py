@@ -528,6 +528,11 @@ def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, whe
         ("If the dealer find he has six, the non-dealer takes one at hazard.", "wrong_card_count", "draw_surplus"),
         ("One who discards a greater number than he demanded is mulcted one point.", "discard_error", "lose_point"),
         ("More cards than one turned, he names which is trumps.", "several_cards_turned_for_trump", "rectify"),
+        ("If the cutter fails to turn his cut over, he forfeits the deal.", "cut_not_shown", "lose_deal"),
+        ("A cutter showing two cards takes the smaller.", "cut_exposes_two_cards", "take_lowest"),
+        ("A card faced in the pack makes the deal void.", "faced_card_in_pack", "new_deal"),
+        ("If the dealer has too many, the elder hand draws at random.", "wrong_card_count", "draw_surplus"),
+        ("If the wrong player deals, the cards are thrown in.", "deal_out_of_turn", "new_deal"),
     ],
 )
 def test_a_terse_handbook_or_an_older_translation_reaches_the_rule_table(text, event, term):
@@ -546,6 +551,18 @@ def test_revokes_that_cancel_each_other_are_no_annulled_deal():
     """ "The revokes cancel each other" is no new deal (an annulled deal is "annul the deal")."""
     r = table_reading(WH_EN, "If both sides revoke, the revokes cancel each other.")
     assert r.ruling is None or "new_deal" not in r.ruling.terms(), r
+
+
+def test_before_either_player_has_seen_his_cards_is_not_after_it(ex):
+    """ "Before either player has seen his cards" is before the cards are seen, and only that."""
+    text = "If a hand has the wrong number of cards before either player has seen his cards, the error is rectified."
+    p = read_provision(law(EC_EN, 1, text), ex)
+    assert {v for f, v, _ in p.conditions if f == "discovered"} == {"before_seen"}, p.summary()
+
+
+def test_a_player_leaving_the_table_without_consent_abandons_the_hand():
+    r = table_reading(EC_EN, "A player who leaves his seat before the hand is finished, without leave, loses the game.")
+    assert r.event == "hand_abandoned" and ("manner", ("quits",)) in r.facts, r
 
 
 def test_the_score_of_a_refused_proposal_is_no_under_play():

@@ -420,6 +420,12 @@ def test_a_card_of_the_stock_shown_as_it_is_given_is_a_faced_card_of_the_discard
     [
         (EC_EN, "If a card is faced in the pack while dealing, there must be a fresh deal.", {"first_deal"}),
         (EC_EN, "If faced cards are found while dealing for the discard, the dealer must take them.", {"discard"}),
+        (EC_EN, "A card found face up during the first distribution makes the deal void.", {"first_deal"}),
+        (
+            EC_EN,
+            "If the dealer finds a card face up while he is dealing the hands, there is a misdeal.",
+            {"first_deal"},
+        ),
         (WH_EN, "If a card is faced in the pack while dealing, there must be a fresh deal.", set()),
     ],
 )

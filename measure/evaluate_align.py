@@ -48,6 +48,7 @@ from .baseline_align import tfidf_links
 ROOT = Path(__file__).resolve().parent.parent
 DEV_GOLD_DIR = ROOT / "tests" / "fixtures" / "align"
 FIRST_CONTACT_DIR = ROOT / "tests" / "fixtures" / "firstcontact"  # codes met after the reading was written: their gold
+COMPOSED_DIR = ROOT / "tests" / "fixtures" / "composed"  # codes written here for a first contact (not real codes)
 #   (links and the event and outcome of each law) written before anything ran on them; record.json keeps the figure
 #   of that first run, the current figure is printed beside it
 MODERN_MARKER = "AI-modernized reading of the original text"
@@ -494,7 +495,8 @@ def evaluate_first_contact(
     is the share of its no-counterpart laws left unlinked (``unaligned_right`` of ``unaligned_gold``)."""
     fixture = dev_fixture_laws(fc_dir)
     results = evaluate_golds(laws, first_contact_files(fc_dir), corpus_dir, config, fixture)
-    accuracy = reading_accuracy(fixture, read_event_gold(fc_dir / "events.csv")) if fixture else {}
+    events = fc_dir / "events.csv"
+    accuracy = reading_accuracy(fixture, read_event_gold(events)) if fixture and events.exists() else {}
     record_path = fc_dir / "record.json"
     record = json.loads(record_path.read_text(encoding="utf-8")) if record_path.exists() else {}
     new = {l.witness_id for l in fixture}
@@ -703,6 +705,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     _print_table(result["first_contact"])
     _print_first_contact(result["first_contact"])
+    result["composed"] = evaluate_first_contact(laws, corpus_dir, config, COMPOSED_DIR)
+    print(
+        f"alignment vs COMPOSED first-contact gold ({COMPOSED_DIR.relative_to(ROOT)}; codes of Écarté written here in "
+        "four manners, links written with them before anything ran; a probe of wording, not a real code): F1 at first "
+        "contact and now"
+    )
+    _print_first_contact(result["composed"])
     result["reading_curated"] = reading_accuracy(laws, curated_reading_gold(corpus_dir))
     print(
         "reading accuracy of the curated codes (event, outcome against the rule table's curation; in-sample: the "

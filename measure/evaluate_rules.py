@@ -26,6 +26,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from measure.evaluate_align import (
+    COMPOSED_DIR,
     FIRST_CONTACT_DIR,
     dev_fixture_laws,
     pipeline_laws,
@@ -98,10 +99,13 @@ def evaluate(laws_csv: Path, corpus_dir: Path, fc_dir: Path = FIRST_CONTACT_DIR)
     cov = coverage([*built, *fixture], corpus_dir)
     accuracy = extraction_accuracy(fixture, read_event_gold(fc_dir / "events.csv"), corpus_dir)
     codes = sorted({law.witness_id for law in fixture})
+    composed = dev_fixture_laws(COMPOSED_DIR)  # (codes written here as a probe of wording: apart, not in the above)
+    composed_cov = coverage([*built, *composed], corpus_dir) if composed else {}
     return {
         "coverage": cov,
         "codes": codes,
         "extraction": {c: accuracy.get(c, {}) for c in codes},
+        "composed_coverage": {w: c for w, c in composed_cov.items() if w in {law.witness_id for law in composed}},
     }
 
 
@@ -151,6 +155,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     for code in result["codes"]:
         for w in result["extraction"][code].get("wrong", []):
             print(f"    read wrong: {w}")
+    for wit, c in result["composed_coverage"].items():
+        print(f"composed {wit}: {c['cited']} of {c['laws']} laws cited ({f(c['coverage'])})")
     if fresh:
         print(f"first contact of {', '.join(fresh)} recorded in {RECORD.relative_to(ROOT)}")
     write_json_atomic(args.json, result)

@@ -769,6 +769,17 @@ def test_the_first_contact_figure_is_recorded_once_and_never_overwritten(tmp_pat
     assert json.loads((tmp_path / "record.json").read_text(encoding="utf-8"))["whist_en004_en999.csv"]["f1"] == 0.5
 
 
+def test_a_fixture_without_a_reading_gold_is_scored_on_its_links(tmp_path: Path):
+    """The composed codes (tests/fixtures/composed) have link golds and no reading gold: they are scored on their
+    links, every gold file has its figure, and its first contact comes from the record."""
+    from measure.evaluate_align import COMPOSED_DIR, evaluate_first_contact, pipeline_laws
+
+    laws = [l for l in pipeline_laws(ROOT / "outputs" / "laws.csv") if l.witness_id == "en-003"]
+    rows = evaluate_first_contact(laws, CORPUS, fc_dir=COMPOSED_DIR)
+    assert len(rows) == 4 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
+    assert all(r["first_contact"]["f1"] < r["f1"] for r in rows)
+
+
 def test_the_tfidf_baseline_links_shared_words_only():
     from measure.evaluate_align import tfidf_links
 

@@ -539,6 +539,16 @@ def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, whe
         ("A card faced in the pack makes the deal void.", "faced_card_in_pack", "new_deal"),
         ("If the dealer has too many, the elder hand draws at random.", "wrong_card_count", "draw_surplus"),
         ("If the wrong player deals, the cards are thrown in.", "deal_out_of_turn", "new_deal"),
+        ("The deal is lost by a cutter who does not exhibit his cut.", "cut_not_shown", "lose_deal"),
+        ("A redundancy in the pack found later: the scores are not affected.", "incorrect_pack", "deal_stands"),
+        ("The deal is made again if a card lies face uppermost in the pack.", "faced_card_in_pack", "new_deal"),
+        ("A point is forfeited by one who takes more cards than he has thrown out.", "discard_error", "lose_point"),
+        ("The cards are dealt by the proper dealer if the wrong player dealt.", "deal_out_of_turn", "new_deal"),
+        (
+            "His cards are placed face upwards if he examines the discarded cards.",
+            "looks_at_adversary_cards",
+            "play_hand_exposed",
+        ),
     ],
 )
 def test_a_terse_handbook_or_an_older_translation_reaches_the_rule_table(text, event, term):

@@ -486,6 +486,13 @@ def codes(draw):
     return "".join(parts), list(range(first, first + n))
 
 
+def test_a_number_ending_the_text_inside_a_line_heads_no_law():
+    """ "36. The pack, as in 37." at the end of a text: 37 is a reference, not a law without text (found by the
+    property test below); a number alone at the start of the last line still heads a law cut off by the witness."""
+    assert numbers(seg_text("35. The the the.\n36. The the 37.\n")) == [35, 36]
+    assert numbers(seg_text("35. The deal is void.\n36. The cut is good.\n37.")) == [35, 36, 37]
+
+
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(codes())
 def test_property_synthetic_codes_decode_exactly(code):

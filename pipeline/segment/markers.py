@@ -352,5 +352,7 @@ def candidates(text: str, cfg: SegmentConfig) -> list[Candidate]:
             if not readings:
                 continue
             fscore, body = follow(text, m.end(), term, cfg)
+            if ctx_desc != "line start" and not text[body:].strip():
+                continue  # a number ending the text inside a line ("... as in 37.") heads no law: no text follows it
             out.append(Candidate(pos, m.end(), body, text[pos : m.end()], style, readings, score + fscore, ctx_desc))
     return out

@@ -540,15 +540,17 @@ def test_the_turn_up_and_looking_at_the_hand_as_times_of_discovery(ex, text, whe
         ("If the dealer has too many, the elder hand draws at random.", "wrong_card_count", "draw_surplus"),
         ("If the wrong player deals, the cards are thrown in.", "deal_out_of_turn", "new_deal"),
         ("The deal is lost by a cutter who does not exhibit his cut.", "cut_not_shown", "lose_deal"),
+        ("Unless he turns up the bottom card of his cut, his opponent takes the deal.", "cut_not_shown", "lose_deal"),
+        ("If the cutter lets two cards be seen, the lesser value counts.", "cut_exposes_two_cards", "take_lowest"),
+        ("If the dealer's hand is long, the other removes a card at random.", "wrong_card_count", "draw_surplus"),
+        ("If a hand is short, the dealer puts it right.", "wrong_card_count", "rectify"),
+        ("Catching sight of opponent's cards: expose his own hand.", "looks_at_adversary_cards", "play_hand_exposed"),
+        ("If a player leads when it is not his turn, he picks up the card.", "card_led_out_of_turn", "take_back_card"),
         ("A redundancy in the pack found later: the scores are not affected.", "incorrect_pack", "deal_stands"),
         ("The deal is made again if a card lies face uppermost in the pack.", "faced_card_in_pack", "new_deal"),
         ("A point is forfeited by one who takes more cards than he has thrown out.", "discard_error", "lose_point"),
         ("The cards are dealt by the proper dealer if the wrong player dealt.", "deal_out_of_turn", "new_deal"),
-        (
-            "His cards are placed face upwards if he examines the discarded cards.",
-            "looks_at_adversary_cards",
-            "play_hand_exposed",
-        ),
+        ("Cards placed face upwards if he examines the discard.", "looks_at_adversary_cards", "play_hand_exposed"),
     ],
 )
 def test_a_terse_handbook_or_an_older_translation_reaches_the_rule_table(text, event, term):

@@ -421,6 +421,7 @@ def test_a_card_of_the_stock_shown_as_it_is_given_is_a_faced_card_of_the_discard
         (EC_EN, "If a card is faced in the pack while dealing, there must be a fresh deal.", {"first_deal"}),
         (EC_EN, "If faced cards are found while dealing for the discard, the dealer must take them.", {"discard"}),
         (EC_EN, "A card found face up during the first distribution makes the deal void.", {"first_deal"}),
+        (EC_EN, "If a card is found faced in the pack, there is a misdeal.", {"first_deal"}),
         (
             EC_EN,
             "If the dealer finds a card face up while he is dealing the hands, there is a misdeal.",
@@ -718,6 +719,21 @@ def test_conditions_that_must_agree_keep_a_link_out_of_the_upper_bands(ex):
     )
     agreeing = compare(read_provision(dealer, ex), read_provision(same, ex), ex.hard_facts, ex.agree_facts)
     assert not agreeing.agree_conflict
+
+
+def test_a_faced_card_of_the_first_deal_and_one_of_the_discard_are_never_a_confident_link(ex):
+    """A card found faced "in the pack" is of the first deal (the discard is served from the stock); against a law on
+    cards faced after the discard the phase conflicts, and the phase must agree for a link above the lowest band."""
+    first = law(EC_EN, 1, "A card found with its face uppermost in the pack makes the deal void, the trump excepted.")
+    discard = law(
+        EC_FR,
+        1,
+        "Si l'on ne s'en aperçoit qu'après écart et que les cartes retournées reviennent à celui qui donne, le coup est bon.",
+    )
+    assert "phase" in ex.agree_facts
+    cmp = compare(read_provision(first, ex), read_provision(discard, ex), ex.hard_facts, ex.agree_facts)
+    assert cmp.agree_conflict
+    assert all(l.band == "low" for l in align([first, discard], load_resources(CORPUS))), "a confident link"
 
 
 def test_the_same_facts_with_another_outcome_is_a_disagreement(ex):

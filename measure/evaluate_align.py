@@ -707,9 +707,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     _print_first_contact(result["first_contact"])
     result["composed"] = evaluate_first_contact(laws, corpus_dir, config, COMPOSED_DIR)
     print(
-        f"alignment vs COMPOSED first-contact gold ({COMPOSED_DIR.relative_to(ROOT)}; codes of Écarté written here in "
-        "four manners, links written with them before anything ran; a probe of wording, not a real code): F1 at first "
-        "contact and now"
+        f"alignment vs COMPOSED first-contact gold ({COMPOSED_DIR.relative_to(ROOT)}; codes of Écarté written here, "
+        "each in its own manner, links written with them before anything ran; a probe of wording, not a real code): F1 "
+        "at first contact and now"
     )
     _print_first_contact(result["composed"])
     result["reading_curated"] = reading_accuracy(laws, curated_reading_gold(corpus_dir))

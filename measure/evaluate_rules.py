@@ -100,12 +100,13 @@ def evaluate(laws_csv: Path, corpus_dir: Path, fc_dir: Path = FIRST_CONTACT_DIR)
     accuracy = extraction_accuracy(fixture, read_event_gold(fc_dir / "events.csv"), corpus_dir)
     codes = sorted({law.witness_id for law in fixture})
     composed = dev_fixture_laws(COMPOSED_DIR)  # (codes written here as a probe of wording: apart, not in the above)
+    composed_ids = {law.witness_id for law in composed}
     composed_cov = coverage([*built, *composed], corpus_dir) if composed else {}
     return {
         "coverage": cov,
         "codes": codes,
         "extraction": {c: accuracy.get(c, {}) for c in codes},
-        "composed_coverage": {w: c for w, c in composed_cov.items() if w in {law.witness_id for law in composed}},
+        "composed_coverage": {w: c for w, c in composed_cov.items() if w in composed_ids},
     }
 
 

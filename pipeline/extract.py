@@ -5,8 +5,8 @@ uses: its events, conditions and outcome terms) becomes an ``Annotation`` with s
 event of the law that is an event of the vocabulary (by weight, then name), the conditions that are facts of that
 event, and the ruling its outcome terms state (a choice between two outcomes or more is given to the party the
 curated rulings of that game and event most often give it to, :func:`commonest_choosers`: the non-dealer in Écarté,
-the adversaries in Whist; the adversaries where no curated ruling says). A law whose reading names no event of the vocabulary, or an event and no
-outcome, becomes an extracted ``no_ruling`` entry whose note says why (the topics of
+the adversaries in Whist; the adversaries where no curated ruling says). A law whose reading names no event of the
+vocabulary, or an event and no outcome, becomes an extracted ``no_ruling`` entry whose note says why (the topics of
 ``corpus/annotations/topics.toml``: a definition, the score, a procedure, etiquette ...). A law that rules
 through its clauses is represented by them.
 
@@ -232,14 +232,20 @@ def read_laws(
     return {law.id: reading(law, provisions[law.id], voc, topics, norms, choosers) for law in laws}
 
 
-def measure(laws: Sequence[Law], resources: RuleResources, corpus_dir: Path = ROOT / "corpus") -> dict[str, Quality]:
+def measure(
+    laws: Sequence[Law],
+    resources: RuleResources,
+    corpus_dir: Path = ROOT / "corpus",
+    choosers: Mapping[tuple[str, str], str] | None = None,
+) -> dict[str, Quality]:
     """Per game: how often the reading of a curated law gives its curated event, and a curated ruling."""
     curated: dict[str, list[Annotation]] = {}
     for a in resources.annotations:
         if a.status == CURATED and a.ruling is not None:
             curated.setdefault(a.law_id, []).append(a)
     subject = [law for law in laws if law.id in curated]
-    choosers = commonest_choosers(resources.annotations)  # (learnt from the same curation: an in-sample figure)
+    if choosers is None:  # (learnt from the same curation: an in-sample figure)
+        choosers = commonest_choosers(resources.annotations)
     readings = read_laws(subject, resources.vocabulary, corpus_dir, with_norms=False, choosers=choosers)
     out: dict[str, list[int]] = {}
     for law in subject:
@@ -264,10 +270,11 @@ def extract_annotations(
     covered = {a.law_id for a in resources.annotations if a.status == CURATED}
     parents = {law.parent for law in laws if law.parent}
     todo = [law for law in laws if law.id not in covered and law.id not in parents]
-    measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir)
+    choosers = commonest_choosers(resources.annotations)
+    measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir, choosers)
     confidence = {g: q.confidence for g, q in measured.items()}
     out = []
-    readings = read_laws(todo, resources.vocabulary, corpus_dir, choosers=commonest_choosers(resources.annotations))
+    readings = read_laws(todo, resources.vocabulary, corpus_dir, choosers=choosers)
     for law in todo:
         r = readings[law.id]
         common = dict(

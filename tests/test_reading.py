@@ -275,125 +275,118 @@ def test_a_ruling_of_a_whist_code_reaches_the_rule_table(text, term):
     assert r.ruling is not None and term in r.ruling.terms(), r
 
 
+WHOLE_CODE_EN = [
+    (
+        "Should the dealer give the non-dealer six cards, the non-dealer may throw out the extra card or claim a "
+        "fresh deal.",
+        "wrong_card_count",
+        {("error", ("too_many",))},
+        {"discard_surplus", "new_deal"},
+    ),
+    (
+        "If the dealer has fewer cards than he should have, the non-dealer may let him take the missing cards "
+        "from the stock.",
+        "wrong_card_count",
+        {("holder", ("dealer",)), ("error", ("too_few",))},
+        {"complete_from_stock"},
+    ),
+    (
+        "If a player is found to hold six cards during the play, he cannot score the point.",
+        "plays_with_too_many_cards",
+        set(),
+        {"point_not_scored"},
+    ),
+    (
+        "If a player revokes, he cannot count the vole, and the cards may be played again.",
+        "fails_to_follow_suit",
+        {("failure", ("revoke",))},
+        {"replay_hand", "point_not_scored"},
+    ),
+    (
+        "If a player fails to win the trick when able, the hand must be replayed.",
+        "fails_to_follow_suit",
+        {("failure", ("under_play",))},
+        {"replay_hand"},
+    ),
+    (
+        "A player who throws his cards on the table loses the point unless he has won three tricks.",
+        "hand_abandoned",
+        {("manner", ("throws_down",))},
+        {"lose_point"},
+    ),
+    (
+        "A player who quits the game before it is finished loses it.",
+        "hand_abandoned",
+        {("manner", ("quits",))},
+        {"game_lost"},
+    ),
+    (
+        "If the pack is found to be imperfect, the deal in which it is found is void.",
+        "incorrect_pack",
+        set(),
+        {"new_deal"},
+    ),
+    (
+        "If the deal out of turn is not discovered before the trump card is turned, the deal stands good.",
+        "deal_out_of_turn",
+        {("discovered", ("after_trump",))},
+        {"deal_stands"},
+    ),
+]
+WHOLE_CODE_FR = [
+    (
+        "Celui qui renonce ne peut marquer le point, et l'on peut exiger que le coup soit rejoué.",
+        "fails_to_follow_suit",
+        set(),
+        {"replay_hand", "point_not_scored"},
+    ),
+    (
+        "Le joueur qui ne force pas quand il le peut ne peut marquer la vole.",
+        "fails_to_follow_suit",
+        set(),
+        {"point_not_scored"},
+    ),
+    (
+        "Celui qui quitte la partie sans le consentement de son adversaire la perd.",
+        "hand_abandoned",
+        {("manner", ("quits",))},
+        {"game_lost"},
+    ),
+    (
+        "Si le donneur donne six cartes à son adversaire, celui-ci peut écarter la carte de trop ou exiger un "
+        "nouveau coup.",
+        "wrong_card_count",
+        {("error", ("too_many",))},
+        {"discard_surplus", "new_deal"},
+    ),
+    (
+        "Si l'un des joueurs a moins de cinq cartes, il peut prendre sur le talon les cartes qui lui manquent.",
+        "wrong_card_count",
+        {("error", ("too_few",))},
+        {"complete_from_stock"},
+    ),
+    (
+        "Celui qui joue avant son tour peut reprendre sa carte si l'adversaire n'a pas joué dessus.",
+        "card_led_out_of_turn",
+        set(),
+        {"take_back_card"},
+    ),
+]
+
+
 @pytest.mark.parametrize(
-    "text, event, facts, terms",
-    [
-        (
-            "Should the dealer give the non-dealer six cards, the non-dealer may throw out the extra card or claim a "
-            "fresh deal.",
-            "wrong_card_count",
-            {("error", ("too_many",))},
-            {"discard_surplus", "new_deal"},
-        ),
-        (
-            "If the dealer has fewer cards than he should have, the non-dealer may let him take the missing cards "
-            "from the stock.",
-            "wrong_card_count",
-            {("holder", ("dealer",)), ("error", ("too_few",))},
-            {"complete_from_stock"},
-        ),
-        (
-            "If a player is found to hold six cards during the play, he cannot score the point.",
-            "plays_with_too_many_cards",
-            set(),
-            {"point_not_scored"},
-        ),
-        (
-            "If a player revokes, he cannot count the vole, and the cards may be played again.",
-            "fails_to_follow_suit",
-            {("failure", ("revoke",))},
-            {"replay_hand", "point_not_scored"},
-        ),
-        (
-            "If a player fails to win the trick when able, the hand must be replayed.",
-            "fails_to_follow_suit",
-            {("failure", ("under_play",))},
-            {"replay_hand"},
-        ),
-        (
-            "A player who throws his cards on the table loses the point unless he has won three tricks.",
-            "hand_abandoned",
-            {("manner", ("throws_down",))},
-            {"lose_point"},
-        ),
-        (
-            "A player who quits the game before it is finished loses it.",
-            "hand_abandoned",
-            {("manner", ("quits",))},
-            {"game_lost"},
-        ),
-        (
-            "If the pack is found to be imperfect, the deal in which it is found is void.",
-            "incorrect_pack",
-            set(),
-            {"new_deal"},
-        ),
-        (
-            "If the deal out of turn is not discovered before the trump card is turned, the deal stands good.",
-            "deal_out_of_turn",
-            {("discovered", ("after_trump",))},
-            {"deal_stands"},
-        ),
-    ],
+    "w, text, event, facts, terms",
+    [(EC_EN, *c) for c in WHOLE_CODE_EN] + [(EC_FR, *c) for c in WHOLE_CODE_FR],
 )
-def test_an_ecarte_irregularity_of_a_whole_code_reaches_the_rule_table(text, event, facts, terms):
+def test_an_ecarte_irregularity_of_a_whole_code_reaches_the_rule_table(w, text, event, facts, terms):
     """A wrong number given to the non-dealer or "fewer than he should have"; six cards found in play; a revoke or an
     under-play (the hand replayed, the point not scored); a hand thrown down or a game quit (their manner keeps the
     two apart in one code's rows); a void deal of an imperfect pack; a deal out of turn *not* found before the turn-up
-    (found after it): events, facts and rulings of a new code of Écarté, on wordings written for this test."""
-    r = table_reading(EC_EN, text)
-    assert r.event == event, r
-    assert facts <= set(r.facts), r
-    assert r.ruling is not None and terms <= set(r.ruling.terms()), r
-
-
-@pytest.mark.parametrize(
-    "text, event, facts, terms",
-    [
-        (
-            "Celui qui renonce ne peut marquer le point, et l'on peut exiger que le coup soit rejoué.",
-            "fails_to_follow_suit",
-            set(),
-            {"replay_hand", "point_not_scored"},
-        ),
-        (
-            "Le joueur qui ne force pas quand il le peut ne peut marquer la vole.",
-            "fails_to_follow_suit",
-            set(),
-            {"point_not_scored"},
-        ),
-        (
-            "Celui qui quitte la partie sans le consentement de son adversaire la perd.",
-            "hand_abandoned",
-            {("manner", ("quits",))},
-            {"game_lost"},
-        ),
-        (
-            "Si le donneur donne six cartes à son adversaire, celui-ci peut écarter la carte de trop ou exiger un "
-            "nouveau coup.",
-            "wrong_card_count",
-            {("error", ("too_many",))},
-            {"discard_surplus", "new_deal"},
-        ),
-        (
-            "Si l'un des joueurs a moins de cinq cartes, il peut prendre sur le talon les cartes qui lui manquent.",
-            "wrong_card_count",
-            {("error", ("too_few",))},
-            {"complete_from_stock"},
-        ),
-        (
-            "Celui qui joue avant son tour peut reprendre sa carte si l'adversaire n'a pas joué dessus.",
-            "card_led_out_of_turn",
-            set(),
-            {"take_back_card"},
-        ),
-    ],
-)
-def test_a_french_code_of_ecarte_reaches_the_rule_table(text, event, facts, terms):
-    """The same irregularities in French: a revoke or a trick not forced, a game quit ("la perd"), six cards given
+    (found after it). The same in French: a revoke or a trick not forced, a game quit ("la perd"), six cards given
     (the surplus discarded or a new deal, at the adversary's choice), fewer than five cards (completed from the talon),
-    a card played before one's turn taken back (wordings written for this test)."""
-    r = table_reading(EC_FR, text)
+    a card played before one's turn taken back. Events, facts and rulings of a new code of Écarté, on wordings
+    written for this test."""
+    r = table_reading(w, text)
     assert r.event == event, r
     assert facts <= set(r.facts), r
     assert r.ruling is not None and terms <= set(r.ruling.terms()), r
@@ -782,6 +775,19 @@ def test_a_thesaurus_row_with_one_member_is_a_one_line_error(tmp_path: Path):
     path = corpus / "annotations" / "thesaurus.csv"
     path.write_text(path.read_text(encoding="utf-8") + "en,alone\n", encoding="utf-8")
     with pytest.raises(ExtractionError, match="two or more members") as e:
+        load_extraction(corpus)
+    assert "\n" not in str(e.value)
+
+
+def test_a_condition_limited_to_a_game_named_as_text_is_a_one_line_error(tmp_path: Path):
+    corpus = tmp_path / "corpus"
+    shutil.copytree(CORPUS / "annotations", corpus / "annotations")
+    shutil.copytree(CORPUS / "lexicon", corpus / "lexicon")
+    path = corpus / "annotations" / "extraction_conditions.toml"
+    path.write_text(
+        path.read_text(encoding="utf-8").replace('games = ["ecarte"]', 'games = "ecarte"', 1), encoding="utf-8"
+    )
+    with pytest.raises(ExtractionError, match="games must be a list") as e:
         load_extraction(corpus)
     assert "\n" not in str(e.value)
 

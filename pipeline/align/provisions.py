@@ -323,9 +323,10 @@ def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRu
         if not label:
             raise ExtractionError(f"{where} {kind} #{i + 1}: needs " + ("id" if kind == "event" else "fact and value"))
         weight = float(e.get("weight", 1.0))
-        games = tuple(e.get("games", ()))
-        if isinstance(e.get("games", ()), str) or not all(isinstance(g, str) for g in games):
+        listed = e.get("games", [])
+        if not isinstance(listed, list) or not all(isinstance(g, str) for g in listed):
             raise ExtractionError(f"{where} {kind} {label}: games must be a list of game names")
+        games = tuple(listed)
         for lang in ("fr", "en"):
             for src in e.get(lang, []):
                 out.append(PatternRule(kind, label, lang, src, weight, bool(e.get("refers_back", False)), games))

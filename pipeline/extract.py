@@ -37,6 +37,7 @@ from pathlib import Path
 
 from .model import Law
 from .align.provisions import Provision, read_provisions
+from .cases import law_cases, piece_laws
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -56,6 +57,11 @@ class Reading:
     reason: str = ""
     topic: str = ""  # without an event of the vocabulary: the topic read (an event id of the structured reading)
     norm: bool = False  # the ruling is the force of a norm on a procedure, not the remedy of an irregularity
+    cases: tuple[tuple[tuple[tuple[str, tuple[str, ...]], ...], Ruling], ...] = ()  # further cases: (facts, ruling)
+
+    def rulings(self) -> tuple[tuple[tuple[tuple[str, tuple[str, ...]], ...], Ruling], ...]:
+        """(facts, ruling) of every case the reading gives, the first case first; () without a ruling."""
+        return ((self.facts, self.ruling), *self.cases) if self.ruling is not None else ()
 
 
 @dataclass(frozen=True)
@@ -193,21 +199,28 @@ def reading(
     )
 
 
-def _remedy(
-    law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str], chooser: str = DEFAULT_CHOOSER
-) -> Reading:
-    """The ruling an irregularity's law states with its outcome terms (a choice given to ``chooser``), or none."""
-    terms = [t for t, _ in p.outcomes]
+def _ruling(terms: Sequence[str], voc: Vocabulary, chooser: str) -> Ruling | None:
+    """The ruling outcome terms state: a choice given to ``chooser`` between two outcomes or more where a choice is
+    read, else the first outcome stated; the penalties stated with it."""
     outcomes = [t for t in voc.outcomes if t in terms]
     penalties = tuple(t for t in voc.penalties if t in terms)
     if CHOICE in terms and len(outcomes) >= 2:
-        ruling = Ruling(None, tuple(outcomes), chooser, penalties)
-    elif outcomes:
-        first = min(outcomes, key=terms.index)
-        ruling = Ruling(first, (), None, penalties)
-    elif penalties:
-        ruling = Ruling(None, (), None, penalties)
-    else:
+        return Ruling(None, tuple(outcomes), chooser, penalties)
+    if outcomes:
+        return Ruling(min(outcomes, key=list(terms).index), (), None, penalties)
+    if penalties:
+        return Ruling(None, (), None, penalties)
+    return None
+
+
+def _remedy(
+    law: Law, p: Provision, voc: Vocabulary, spec: EventSpec, names: Mapping[str, str], chooser: str = DEFAULT_CHOOSER
+) -> Reading:
+    """The ruling an irregularity's law states with its outcome terms (a choice given to ``chooser``), or none; a law
+    whose clauses state two cases with remedies of their own (:func:`pipeline.cases.law_cases`) gives one ruling per
+    case."""
+    ruling = _ruling([t for t, _ in p.outcomes], voc, chooser)
+    if ruling is None:
         return Reading(law.id, spec.name)
     facts = []
     stated = {(names.get(c[0], c[0]), c[1]) for c in p.conditions}
@@ -215,6 +228,23 @@ def _remedy(
         vals = tuple(v for v in f.values if (f.name, v) in stated)
         if vals:
             facts.append((f.name, vals))
+    domains = {f.name: tuple(f.values) for f in spec.facts}
+
+    def read(texts: Sequence[str]) -> list[tuple[list[tuple[str, str, str]], list[str]]]:
+        pls = piece_laws(law, texts)
+        got = read_provisions(pls)
+        return [
+            ([(names.get(c[0], c[0]), c[1], c[2]) for c in got[pl.id].conditions], [t for t, _ in got[pl.id].outcomes])
+            for pl in pls
+        ]
+
+    cases = []
+    for case_facts, terms in law_cases(law, domains, frozenset(voc.outcomes) | frozenset(voc.penalties), read):
+        r = _ruling(terms, voc, chooser)
+        if r is not None:
+            cases.append((case_facts, r))
+    if len(cases) >= 2:
+        return Reading(law.id, spec.name, cases[0][0], cases[0][1], cases=tuple(cases[1:]))
     return Reading(law.id, spec.name, tuple(facts), ruling)
 
 
@@ -255,7 +285,7 @@ def measure(
         q[1] += any(a.event == r.event for a in anns)
         if r.ruling is not None:
             q[2] += 1
-            q[3] += any(a.event == r.event and a.ruling == r.ruling for a in anns)
+            q[3] += any(a.event == r.event and a.ruling in {ru for _, ru in r.rulings()} for a in anns)
     return {g: Quality(*q) for g, q in out.items()}
 
 
@@ -291,7 +321,9 @@ def extract_annotations(
             out.append(Annotation(event=r.event, facts=r.facts, ruling=r.ruling, note=NORM_NOTE, **common))  # type: ignore[arg-type]
         else:
             conf = confidence.get(law.game, 0.0)
-            out.append(
-                Annotation(event=r.event, facts=r.facts, ruling=r.ruling, confidence=conf, note="", **common)  # type: ignore[arg-type]
+            note = f"one of {len(r.cases) + 1} cases its clauses state" if r.cases else ""
+            out.extend(
+                Annotation(event=r.event, facts=facts, ruling=ruling, confidence=conf, note=note, **common)  # type: ignore[arg-type]
+                for facts, ruling in r.rulings()
             )
     return tuple(out)

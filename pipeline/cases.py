@@ -1,0 +1,146 @@
+"""The cases of a law: the clauses of one law that each state a remedy of their own.
+
+A law often rules on two situations of one irregularity: "If the dealer expose one of his own cards, the deal stands
+good; if he expose one of his adversary's, the adversary may claim a fresh deal".  Read as a whole, its conditions
+(owner = dealer and non-dealer) and its outcomes (the deal stands, a new deal) are pooled and the first outcome is
+given to both situations.  Read by case, each clause keeps its own.
+
+A law is cut at the breaks of its sentences and clauses (";", ": ", ". ", ", but", "otherwise"); a piece that states
+no outcome joins the next piece (the last joins the one before).  A condition read after "unless" ("the deal is void,
+unless the faced card be the trump card") states the case the remedy does *not* cover: it is read as the other values
+of its fact, unless its own words already say the exception ("unless the adversary has played to it", whose pattern
+reads ``played_to = no`` itself).  A case that states none of the facts another case states is told apart only where
+it names itself by contrast ("if after", "otherwise", "if not"): it gets the values the others leave; any other such
+case means the clauses differ on something the vocabulary has no fact for, and the law is read whole.  The cases are used only when at least two of them state a remedy and no two of them can meet the same
+situation; otherwise the law is read as a whole, as before.
+
+Public API::
+
+    cases = law_cases(law, spec_facts, read)    # ((facts, terms), ...) or () where the law is one case
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import replace
+
+from .model import Law
+
+# where a law is cut into pieces: the end of a sentence or clause, before "but" and "otherwise"
+BREAK = re.compile(
+    r";\s*|:\s+|\.\s+(?-i:(?=[A-ZÀ-Ý]))|,\s+(?=but\b|mais\b)|[;,]\s*(?=otherwise\b|autrement\b|sinon\b)", re.I
+)
+# the exception that follows a remedy
+UNLESS = re.compile(r"\b(?:unless|except|save where|à moins|sauf|excepté)\b", re.I)
+# a piece that names its case only by contrast with the case before ("if after", "otherwise", "if not")
+ELLIPTIC = re.compile(
+    r"^(?:but\s+|and\s+|mais\s+|et\s+)?(?:if\s+(?P<en>not|after|before)\b|otherwise\b|else\b|sinon\b|autrement\b"
+    r"|si\s+(?P<fr>non|après|avant)\b)",
+    re.I,
+)
+# "if after" contrasts with the fact another case read in words with "before" (and the reverse)
+CONTRAST = {"after": "before", "before": "after", "après": "avant", "avant": "après"}
+# words of a condition that already state the exception it is read in
+NEGATED = re.compile(r"\b(?:unless|not|no|never|à moins|pas|sauf)\b", re.I)
+
+Facts = tuple[tuple[str, tuple[str, ...]], ...]
+# (piece text) -> its conditions (fact, value, words) and outcome terms, read as the law's own reading reads them
+Reader = Callable[[Sequence[str]], Sequence[tuple[Sequence[tuple[str, str, str]], Sequence[str]]]]
+
+
+def pieces(text: str) -> list[str]:
+    """The law cut at its clause breaks (empty pieces dropped)."""
+    return [p.strip() for p in BREAK.split(text) if p and p.strip()]
+
+
+def _piece_facts(
+    piece: str, conditions: Sequence[tuple[str, str, str]], domains: Mapping[str, tuple[str, ...]]
+) -> tuple[dict[str, set[str]], dict[str, str]]:
+    """The values of the event's facts a piece states, and the words each was read in; a condition after "unless"
+    reads as the other values."""
+    out: dict[str, set[str]] = {}
+    said: dict[str, str] = {}
+    low = piece.lower()
+    unless = UNLESS.search(piece)
+    for fact, value, words in conditions:
+        if fact not in domains or value not in domains[fact]:
+            continue
+        at = low.find(words.lower())
+        said[fact] = f"{said.get(fact, '')} {words.lower()}"
+        if unless is not None and at >= unless.start() and not NEGATED.search(words):
+            out.setdefault(fact, set()).update(v for v in domains[fact] if v != value)
+        else:
+            out.setdefault(fact, set()).add(value)
+    return out, said
+
+
+def _meet(a: Mapping[str, set[str]], b: Mapping[str, set[str]]) -> bool:
+    """Two cases can meet one situation: every fact both state shares a value."""
+    return all(a[f] & b[f] for f in a.keys() & b.keys())
+
+
+def law_cases(
+    law: Law, domains: Mapping[str, tuple[str, ...]], outcome_terms: frozenset[str], read: Reader
+) -> tuple[tuple[Facts, tuple[str, ...]], ...]:
+    """The cases of ``law`` for an event whose facts have the values ``domains``: ``((facts, outcome terms), ...)``
+    in the order of the text, or () where the law is one case.  ``outcome_terms``: the terms that state a remedy
+    (the vocabulary's outcomes and penalties); ``read``: the structured reading of a list of texts."""
+    parts = pieces(law.text)
+    if len(parts) < 2 or not domains:
+        return ()
+    readings = read(parts)
+    groups: list[tuple[list[str], list[tuple[str, str, str]], list[str]]] = []
+    pending_text: list[str] = []
+    pending_cond: list[tuple[str, str, str]] = []
+    for part, (conds, terms) in zip(parts, readings):
+        pending_text.append(part)
+        pending_cond.extend(conds)
+        if any(t in outcome_terms for t in terms):
+            groups.append((pending_text, pending_cond, list(terms)))
+            pending_text, pending_cond = [], []
+    if pending_text and groups:
+        groups[-1][0].extend(pending_text)
+        groups[-1][1].extend(pending_cond)
+    if len(groups) < 2:
+        return ()
+    read_facts = [_piece_facts(" ".join(t), c, domains) for t, c, _ in groups]
+    facts = [f for f, _ in read_facts]
+    stated = set().union(*(f.keys() for f in facts))
+    for f, (texts, _, _) in zip(facts, groups):  # a case silent on the facts the others state
+        if f.keys() & stated:
+            continue
+        m = ELLIPTIC.match(" ".join(texts))
+        if m is None:  # a case that is not told apart by them: the law is read whole
+            return ()
+        marker = (m.group("en") or m.group("fr") or "").lower()
+        contrasted = {
+            n for _, said in read_facts for n, w in said.items() if re.search(rf"\b{CONTRAST.get(marker, '-')}\b", w)
+        }
+        for name in contrasted or stated:  # "if after": the fact read with "before"; "otherwise": all they state
+            left = set(domains[name]) - set().union(*(g.get(name, set()) for g in facts if g is not f))
+            if left:
+                f[name] = left
+    if not stated or any(_meet(facts[i], facts[j]) for i in range(len(facts)) for j in range(i + 1, len(facts))):
+        return ()
+    return tuple(
+        (tuple((name, tuple(v for v in domains[name] if v in f[name])) for name in domains if name in f), tuple(terms))
+        for f, (_, _, terms) in zip(facts, groups)
+    )
+
+
+def piece_laws(law: Law, texts: Sequence[str]) -> list[Law]:
+    """Pieces of a law as laws of their own for the structured reading (a witness of their own: no reference to the
+    laws around the law is read into a piece)."""
+    return [
+        replace(
+            law,
+            id=f"{law.game}.{law.witness_id}~{i}.rule-1",
+            witness_id=f"{law.witness_id}~{i}",
+            parent=None,
+            start=0,
+            end=len(t),
+            text=t,
+        )
+        for i, t in enumerate(texts)
+    ]

@@ -1,0 +1,85 @@
+"""A law read by case: each clause that states a remedy of its own gives its own row of the rule table, with the
+facts that tell the cases apart (pipeline/cases.py); a law whose clauses are not told apart by a fact of the
+vocabulary is read whole."""
+
+from __future__ import annotations
+
+import pytest
+
+from pipeline.cases import pieces
+from test_reading import EC_EN, EC_FR, table_reading
+
+
+def rows(w, text):
+    return {(facts, ruling.outcome) for facts, ruling in table_reading(w, text).rulings()}
+
+
+@pytest.mark.parametrize(
+    "text, want",
+    [
+        (
+            "Should the dealer show a card of his own hand while dealing, the deal proceeds; should he show a card"
+            " of the non-dealer's, the latter may demand a fresh deal.",
+            {((("owner", ("dealer",)),), "deal_stands"), ((("owner", ("non_dealer",)),), "new_deal")},
+        ),
+        (
+            "A card led out of turn is taken back if the adversary has not yet played to it; but if he has already"
+            " played to it, the card remains.",
+            {((("played_to", ("no",)),), "take_back_card"), ((("played_to", ("yes",)),), "card_stands")},
+        ),
+        (
+            "A card dropped on the table counts as played if it partly lies upon the card of the opponent;"
+            " otherwise it is returned to the hand.",
+            {
+                ((("touches_adversary_card", ("yes",)),), "card_stands"),
+                ((("touches_adversary_card", ("no",)),), "take_back_card"),
+            },
+        ),
+    ],
+)
+def test_each_case_of_a_law_gets_its_own_remedy(text, want):
+    assert rows(EC_EN, text) == want
+
+
+def test_an_elliptic_case_gets_the_values_the_other_case_leaves():
+    text = (
+        "If a player receives six cards and it is noticed before he has taken up his hand, the dealer rectifies"
+        " the error; if after, the non-dealer may have a new deal."
+    )
+    got = dict((o, dict(f)) for f, o in rows(EC_EN, text))
+    assert got["rectify"]["discovered"] == ("before_seen",)
+    assert got["new_deal"] == {"discovered": ("after_seen",)}
+
+
+def test_a_condition_after_unless_states_the_case_the_remedy_does_not_cover():
+    got = rows(EC_EN, "The card led before its turn goes back into the hand, unless the other player has covered it.")
+    assert got == {((("played_to", ("no",)),), "take_back_card")}
+
+
+def test_french_cases_are_told_apart_too():
+    text = (
+        "Si celui qui donne retourne une carte de son jeu, le coup est bon; si c'est une carte du jeu de son"
+        " adversaire, celui-ci peut recommencer."
+    )
+    outcomes = {(dict(f).get("owner"), o) for f, o in rows(EC_FR, text)}
+    assert outcomes == {(("dealer",), "deal_stands"), (("non_dealer",), "new_deal")}
+
+
+def test_clauses_not_told_apart_by_a_fact_leave_the_law_whole():
+    # the two clauses differ on whether a trick was won, which no fact of hand_abandoned says: one reading
+    text = (
+        "A player who lays down his cards loses two points if he has won no trick, and if he has won one, he loses one."
+    )
+    got = table_reading(EC_EN, text)
+    assert got.cases == () and got.ruling is not None
+
+
+def test_a_law_is_cut_at_clause_breaks_but_not_inside_a_sentence_after_a_lower_case_word():
+    assert pieces("A card may be taken up. if not played to: but if covered, it remains.") == [
+        "A card may be taken up. if not played to",
+        "but if covered, it remains.",
+    ]
+    assert pieces("The deal stands. If the dealer errs again, he loses it.") == [
+        "The deal stands",
+        "If the dealer errs again, he loses it.",
+    ]

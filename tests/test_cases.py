@@ -83,3 +83,36 @@ def test_a_law_is_cut_at_clause_breaks_but_not_inside_a_sentence_after_a_lower_c
         "The deal stands",
         "If the dealer errs again, he loses it.",
     ]
+
+
+@pytest.mark.parametrize(
+    "text, event, outcome, options, penalties",
+    [
+        (
+            "Should the elder hand discard a number of cards other than the number he called for, he loses one point"
+            " and may not mark the king.",
+            "discard_error",
+            None,
+            (),
+            ("lose_point", "king_not_scored"),
+        ),
+        (
+            "If two cards be exposed in turning the trump, the non-dealer may choose either of them for trumps,"
+            " or may have the cards dealt again.",
+            "several_cards_turned_for_trump",
+            None,
+            ("rectify", "new_deal"),
+            (),
+        ),
+        (
+            "Whoever looks over his adversary's hand must play the remainder with his own hand exposed.",
+            "looks_at_adversary_cards",
+            "play_hand_exposed",
+            (),
+            (),
+        ),
+    ],
+)
+def test_club_code_wordings_of_the_remedy(text, event, outcome, options, penalties):
+    r = table_reading(EC_EN, text)
+    assert (r.event, r.ruling.outcome, r.ruling.options, r.ruling.penalties) == (event, outcome, options, penalties)

@@ -116,3 +116,49 @@ def test_a_law_is_cut_at_clause_breaks_but_not_inside_a_sentence_after_a_lower_c
 def test_club_code_wordings_of_the_remedy(text, event, outcome, options, penalties):
     r = table_reading(EC_EN, text)
     assert (r.event, r.ruling.outcome, r.ruling.options, r.ruling.penalties) == (event, outcome, options, penalties)
+
+
+@pytest.mark.parametrize(
+    "text, event, outcome, facts",
+    [
+        (
+            "He who cuts for the deal without showing the bottom card of his packet forfeits the choice of dealing.",
+            "cut_not_shown",
+            "lose_deal",
+            (),
+        ),
+        (
+            "When neither player has looked at his cards, a short hand is made up from the stock.",
+            "wrong_card_count",
+            "complete_from_stock",
+            (("error", ("too_few",)), ("discovered", ("before_seen",))),
+        ),
+        (
+            "A player who looks at the discarded cards shall play with his cards on the table.",
+            "looks_at_adversary_cards",
+            "play_hand_exposed",
+            (),
+        ),
+        (
+            "Should he lead at his opponent's turn, he may take the card up again unless it has been played to.",
+            "card_led_out_of_turn",
+            "take_back_card",
+            (("played_to", ("no",)),),
+        ),
+        (
+            "A card dropped so that it touches the opponent's card is a played card.",
+            "card_dropped",
+            "card_stands",
+            (("touches_adversary_card", ("yes",)),),
+        ),
+        (
+            "If the dealer shows a card belonging to the non-dealer's hand, the non-dealer may demand a new deal.",
+            "dealer_exposes_card",
+            "new_deal",
+            (("owner", ("non_dealer",)),),
+        ),
+    ],
+)
+def test_plain_wordings_of_the_cases_of_en_003(text, event, outcome, facts):
+    r = table_reading(EC_EN, text)
+    assert (r.event, r.ruling and r.ruling.outcome, r.facts) == (event, outcome, facts)

@@ -14,6 +14,8 @@ rulings read from the laws no person reviewed (extraction), against reading gold
 
 The first figures of a code are recorded once in ``tests/fixtures/firstcontact/record_rules.json`` (its first
 contact, never overwritten); ``outputs/eval/rules.json`` holds both, and ``measure/results.py`` renders them.
+The probe sentences of :mod:`measure.evaluate_probes` (single laws written to measure the reading of wording) are
+scored beside them.
 
 Usage: ``python -m measure.evaluate_rules [--laws outputs/laws.csv] [--json outputs/eval/rules.json]``.
 """
@@ -33,6 +35,7 @@ from measure.evaluate_align import (
     read_event_gold,
     write_json_atomic,
 )
+from measure import evaluate_probes
 from pipeline.extract import commonest_choosers, extract_annotations, load_norms, read_laws
 from pipeline.model import Law
 from pipeline.rules import build_rule_table, load_rule_resources
@@ -107,6 +110,7 @@ def evaluate(laws_csv: Path, corpus_dir: Path, fc_dir: Path = FIRST_CONTACT_DIR)
         "codes": codes,
         "extraction": {c: accuracy.get(c, {}) for c in codes},
         "composed_coverage": {w: c for w, c in composed_cov.items() if w in composed_ids},
+        "probes": evaluate_probes.evaluate(corpus_dir),
     }
 
 
@@ -158,6 +162,10 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"    read wrong: {w}")
     for wit, c in result["composed_coverage"].items():
         print(f"composed {wit}: {c['cited']} of {c['laws']} laws cited ({f(c['coverage'])})")
+    for name, p in result["probes"].items():
+        fc = p["first_contact"] or {}
+        first = f"{fc['right']} of {fc['sentences']}" if fc else "-"
+        print(f"probe sentences {name}: read right at first contact {first}, now {p['right']} of {p['sentences']}")
     if fresh:
         print(f"first contact of {', '.join(fresh)} recorded in {RECORD.relative_to(ROOT)}")
     write_json_atomic(args.json, result)

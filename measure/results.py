@@ -706,7 +706,29 @@ def rules_section(d: Json | None) -> list[str]:
                 f"{num(fc.get('outcome_accuracy'))} → {num(acc.get('outcome_accuracy'))}" if new_code else "",
             ]
         )
-    return out + table(["code", "laws", "cited", "coverage", "event accuracy", "outcome accuracy"], rows)
+    out += table(["code", "laws", "cited", "coverage", "event accuracy", "outcome accuracy"], rows)
+    probes = d.get("probes") or {}
+    if probes:
+        out += [
+            "",
+            "*Probe sentences* (`tests/fixtures/probes`, `measure/evaluate_probes.py`): single laws of Écarté written to",
+            "measure the reading of wording; right when the reading gives the sentence's event, its remedy and the fact",
+            "of its case; *first contact* measured before any change made with the probe in view.",
+            "",
+        ]
+        out += table(
+            ["probe", "sentences", "right at first contact", "right now"],
+            [
+                [
+                    name,
+                    str(p["sentences"]),
+                    f"**{(p.get('first_contact') or {}).get('right', '–')} of {p['sentences']}**",
+                    f"{p['right']} of {p['sentences']}",
+                ]
+                for name, p in probes.items()
+            ],
+        )
+    return out
 
 
 def clean_stream_section(d: Json | None) -> list[str]:

@@ -162,3 +162,18 @@ def test_club_code_wordings_of_the_remedy(text, event, outcome, options, penalti
 def test_plain_wordings_of_the_cases_of_en_003(text, event, outcome, facts):
     r = table_reading(EC_EN, text)
     assert (r.event, r.ruling and r.ruling.outcome, r.facts) == (event, outcome, facts)
+
+
+def test_a_probe_sentence_read_clause_blind_is_scored_wrong():
+    from measure.evaluate_probes import read_probes, right
+    from pipeline.rules import load_rule_resources
+    from test_reading import CORPUS
+
+    text = "If the dealer expose his own card, the deal stands; if one of his adversary's, there is a fresh deal."
+    r = table_reading(EC_EN, text)
+    assert right(r, "dealer_exposes_card", "new_deal", "owner=non_dealer")
+    blind = type(r)(r.law_id, r.event, (("owner", ("dealer", "non_dealer")),), r.cases[0][1])
+    assert not right(blind, "dealer_exposes_card", "new_deal", "owner=non_dealer")
+    assert not right(r, "card_dropped", "new_deal", "")
+    events = {e.name for e in load_rule_resources(CORPUS).vocabulary.events_of("ecarte")}
+    assert {p["event"] for p in read_probes()} <= events

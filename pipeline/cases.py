@@ -33,9 +33,10 @@ BREAK = re.compile(
 )
 # the exception that follows a remedy
 UNLESS = re.compile(r"\b(?:unless|except|save where|à moins|sauf|excepté)\b", re.I)
-# a piece that names its case only by contrast with the case before ("if after", "otherwise", "if not")
+# a piece that names its case only by contrast with the case before ("if after", "otherwise", "if not", "if any other")
 ELLIPTIC = re.compile(
-    r"^(?:but\s+|and\s+|mais\s+|et\s+)?(?:if\s+(?P<en>not|after|before)\b|otherwise\b|else\b|sinon\b|autrement\b"
+    r"^(?:but\s+|and\s+|mais\s+|et\s+)?(?:if\s+(?:any\s+|an\s+)?(?P<en>not|after|before|other)\b|otherwise\b|else\b"
+    r"|sinon\b|autrement\b"
     r"|si\s+(?P<fr>non|après|avant)\b)",
     re.I,
 )
@@ -117,6 +118,8 @@ def law_cases(
         contrasted = {
             n for _, said in read_facts for n, w in said.items() if re.search(rf"\b{CONTRAST.get(marker, '-')}\b", w)
         }
+        if marker == "other":  # "if any other": the fact that has a value "other"
+            contrasted = {n for n in stated if "other" in domains[n]}
         for name in contrasted or stated:  # "if after": the fact read with "before"; "otherwise": all they state
             left = set(domains[name]) - set().union(*(g.get(name, set()) for g in facts if g is not f))
             if left:

@@ -72,6 +72,27 @@ def evaluate(corpus_dir: Path = ROOT / "corpus", rows: Sequence[dict[str, str]] 
     return out
 
 
+def probe_lines(probes: dict) -> list[str]:
+    """The probe table of docs/RESULTS.md (:mod:`measure.results`): first contact and now, per probe."""
+    if not probes:
+        return []
+    out = [
+        "",
+        "*Probe sentences* (`tests/fixtures/probes`, `measure/evaluate_probes.py`): single laws of Écarté written to",
+        "measure the reading of wording; right when the reading gives the sentence's event, its remedy and the fact",
+        "of its case; *first contact* measured before any change made with the probe in view.",
+        "",
+        "| probe | sentences | right at first contact | right now |",
+        "|---|---|---|---|",
+    ]
+    for name, p in probes.items():
+        first = (p.get("first_contact") or {}).get("right", "–")
+        out.append(
+            f"| {name} | {p['sentences']} | **{first} of {p['sentences']}** | {p['right']} of {p['sentences']} |"
+        )
+    return [*out, ""]
+
+
 def main() -> int:
     for name, p in evaluate().items():
         fc = p["first_contact"] or {}

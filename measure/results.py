@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from measure.evaluate_probes import probe_lines
+
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "docs" / "RESULTS.md"
 
@@ -707,27 +709,7 @@ def rules_section(d: Json | None) -> list[str]:
             ]
         )
     out += table(["code", "laws", "cited", "coverage", "event accuracy", "outcome accuracy"], rows)
-    probes = d.get("probes") or {}
-    if probes:
-        out += [
-            "",
-            "*Probe sentences* (`tests/fixtures/probes`, `measure/evaluate_probes.py`): single laws of Écarté written to",
-            "measure the reading of wording; right when the reading gives the sentence's event, its remedy and the fact",
-            "of its case; *first contact* measured before any change made with the probe in view.",
-            "",
-        ]
-        out += table(
-            ["probe", "sentences", "right at first contact", "right now"],
-            [
-                [
-                    name,
-                    str(p["sentences"]),
-                    f"**{(p.get('first_contact') or {}).get('right', '–')} of {p['sentences']}**",
-                    f"{p['right']} of {p['sentences']}",
-                ]
-                for name, p in probes.items()
-            ],
-        )
+    out += probe_lines(d.get("probes") or {})
     return out
 
 

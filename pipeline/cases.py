@@ -5,7 +5,7 @@ good; if he expose one of his adversary's, the adversary may claim a fresh deal"
 (owner = dealer and non-dealer) and its outcomes (the deal stands, a new deal) are pooled and the first outcome is
 given to both situations.  Read by case, each clause keeps its own.
 
-A law is cut at the breaks of its sentences and clauses (";", ": ", ". ", ", but", "otherwise"); a piece that states
+A law is cut at the breaks of its sentences and clauses (";", ": ", ". ", ", but if", "otherwise"); a piece that states
 no outcome joins the next piece (the last joins the one before).  A condition read after "unless" ("the deal is void,
 unless the faced card be the trump card") states the case the remedy does *not* cover: it is read as the other values
 of its fact, unless its own words already say the exception ("unless the adversary has played to it", whose pattern
@@ -17,6 +17,7 @@ situation; otherwise the law is read as a whole, as before.
 Public API::
 
     cases = law_cases(law, spec_facts, read)    # ((facts, terms), ...) or () where the law is one case
+    facts = stated_facts(text, conditions, domains)  # the facts a text states, "unless" read
 """
 
 from __future__ import annotations
@@ -27,9 +28,12 @@ from dataclasses import replace
 
 from .model import Law
 
-# where a law is cut into pieces: the end of a sentence or clause, before "but" and "otherwise"
+# where a law is cut into pieces: the end of a sentence or clause, before "but if" ("but should", "mais si") and
+# "otherwise" ("if the trump has been turned, but neither player has played" is one case)
 BREAK = re.compile(
-    r";\s*|:\s+|\.\s+(?-i:(?=[A-ZÀ-Ý]))|,\s+(?=but\b|mais\b)|[;,]\s*(?=otherwise\b|autrement\b|sinon\b)", re.I
+    r";\s*|:\s+|\.\s+(?-i:(?=[A-ZÀ-Ý]))|,\s+(?=(?:but|mais)\s+(?:if|should|when|where|in\s+case|si|quand|lorsque)\b)"
+    r"|[;,]\s*(?=otherwise\b|autrement\b|sinon\b)",
+    re.I,
 )
 # the exception that follows a remedy
 UNLESS = re.compile(r"\b(?:unless|except|save where|à moins|sauf|excepté)\b", re.I)
@@ -42,6 +46,8 @@ ELLIPTIC = re.compile(
 )
 # "if after" contrasts with the fact another case read in words with "before" (and the reverse)
 CONTRAST = {"after": "before", "before": "after", "après": "avant", "avant": "après"}
+# a remedy denied before "unless" ("is not treated as played unless ...", "may not be taken back unless ...")
+DENIED = re.compile(r"\b(?:not|never|no|ne|n')\b", re.I)
 # words of a condition that already state the exception it is read in
 NEGATED = re.compile(r"\b(?:unless|not|no|never|à moins|pas|sauf)\b", re.I)
 
@@ -55,15 +61,25 @@ def pieces(text: str) -> list[str]:
     return [p.strip() for p in BREAK.split(text) if p and p.strip()]
 
 
+def stated_facts(
+    piece: str, conditions: Sequence[tuple[str, str, str]], domains: Mapping[str, tuple[str, ...]]
+) -> dict[str, set[str]]:
+    """The values of the event's facts a text states (``conditions``: (fact, value, words) of its reading): a
+    condition after "unless" reads as the other values of its fact, except after a denied remedy ("is not treated
+    as played unless it lies partly over ...": the remedy holds only in the case named)."""
+    return _piece_facts(piece, conditions, domains)[0]
+
+
 def _piece_facts(
     piece: str, conditions: Sequence[tuple[str, str, str]], domains: Mapping[str, tuple[str, ...]]
 ) -> tuple[dict[str, set[str]], dict[str, str]]:
-    """The values of the event's facts a piece states, and the words each was read in; a condition after "unless"
-    reads as the other values."""
+    """The values of the event's facts a piece states (:func:`stated_facts`), and the words each was read in."""
     out: dict[str, set[str]] = {}
     said: dict[str, str] = {}
     low = piece.lower()
     unless = UNLESS.search(piece)
+    if unless is not None and DENIED.search(piece, 0, unless.start()):
+        unless = None  # "not ... unless": only if
     for fact, value, words in conditions:
         if fact not in domains or value not in domains[fact]:
             continue

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .model import Law
 from .align.provisions import Provision, read_provisions
-from .cases import law_cases, piece_laws
+from .cases import law_cases, piece_laws, stated_facts
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -199,9 +199,25 @@ def reading(
     )
 
 
+def affirmed(text: str, outcomes: Sequence[tuple[str, str]], penalties: Sequence[str] = ()) -> list[str]:
+    """The outcome terms of ``outcomes`` ((term, words read)) that ``text`` does not deny: "it is not deemed to be
+    played", "may not be withdrawn", "no fresh deal can be demanded" state the opposite of the words read.  A
+    penalty is never denied: its words are often the denial itself ("cannot mark the king")."""
+    low = text.lower()
+    return [
+        t
+        for t, words in outcomes
+        if t in penalties
+        or not re.search(rf"\b(?:not|never|no|cannot|can't|won't)\s+(?:\w+\s+)?{re.escape(words.lower())}", low)
+    ]
+
+
 def _ruling(terms: Sequence[str], voc: Vocabulary, chooser: str) -> Ruling | None:
     """The ruling outcome terms state: a choice given to ``chooser`` between two outcomes or more where a choice is
-    read, else the first outcome stated; the penalties stated with it."""
+    read, else the first outcome stated; the penalties stated with it.  An outcome another read outcome states in
+    substance (the vocabulary's [implies]: the suit named played is the card taken up) is not an option of its own."""
+    implied = {i for t in terms for i in dict(voc.implies).get(t, ())}
+    terms = [t for t in terms if t not in implied]
     outcomes = [t for t in voc.outcomes if t in terms]
     penalties = tuple(t for t in voc.penalties if t in terms)
     if CHOICE in terms and len(outcomes) >= 2:
@@ -219,22 +235,21 @@ def _remedy(
     """The ruling an irregularity's law states with its outcome terms (a choice given to ``chooser``), or none; a law
     whose clauses state two cases with remedies of their own (:func:`pipeline.cases.law_cases`) gives one ruling per
     case."""
-    ruling = _ruling([t for t, _ in p.outcomes], voc, chooser)
+    ruling = _ruling(affirmed(law.text, p.outcomes, voc.penalties), voc, chooser)
     if ruling is None:
         return Reading(law.id, spec.name)
-    facts = []
-    stated = {(names.get(c[0], c[0]), c[1]) for c in p.conditions}
-    for f in spec.facts:
-        vals = tuple(v for v in f.values if (f.name, v) in stated)
-        if vals:
-            facts.append((f.name, vals))
     domains = {f.name: tuple(f.values) for f in spec.facts}
+    stated = stated_facts(law.text, [(names.get(c[0], c[0]), c[1], c[2]) for c in p.conditions], domains)
+    facts = [(f.name, tuple(v for v in f.values if v in stated[f.name])) for f in spec.facts if f.name in stated]
 
     def read(texts: Sequence[str]) -> list[tuple[list[tuple[str, str, str]], list[str]]]:
         pls = piece_laws(law, texts)
         got = read_provisions(pls)
         return [
-            ([(names.get(c[0], c[0]), c[1], c[2]) for c in got[pl.id].conditions], [t for t, _ in got[pl.id].outcomes])
+            (
+                [(names.get(c[0], c[0]), c[1], c[2]) for c in got[pl.id].conditions],
+                affirmed(pl.text, got[pl.id].outcomes, voc.penalties),
+            )
             for pl in pls
         ]
 

@@ -177,3 +177,20 @@ def test_a_probe_sentence_read_clause_blind_is_scored_wrong():
     assert not right(r, "card_dropped", "new_deal", "")
     events = {e.name for e in load_rule_resources(CORPUS).vocabulary.events_of("ecarte")}
     assert {p["event"] for p in read_probes()} <= events
+
+
+def test_a_denied_remedy_is_not_read_as_the_remedy():
+    # "is not considered played" is the card taken back, not the card standing
+    r = table_reading(EC_EN, "A card dropped on the table that touches no card of the opponent is not considered played.")
+    assert r.event == "card_dropped" and "card_stands" not in {ru.outcome for _, ru in r.rulings()}
+    # a penalty's own words may be a denial: "cannot mark the king" is the king not scored
+    r = table_reading(EC_EN, "A player found with six cards loses one point and cannot mark the king that hand.")
+    assert r.ruling.penalties == ("lose_point", "king_not_scored")
+
+
+def test_an_outcome_another_states_in_substance_is_not_an_option_of_its_own():
+    # the suit named played is the card taken back and led again: one remedy, not a choice between two
+    r = table_reading(
+        EC_EN, "Whoever leads without naming his suit must, if required, take back the card and lead the suit he named."
+    )
+    assert (r.event, r.ruling.outcome, r.ruling.options) == ("leads_without_naming_suit", "play_named_suit", ())

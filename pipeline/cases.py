@@ -11,7 +11,10 @@ unless the faced card be the trump card") states the case the remedy does *not* 
 of its fact, unless its own words already say the exception ("unless the adversary has played to it", whose pattern
 reads ``played_to = no`` itself).  A case that states none of the facts another case states is told apart only where
 it names itself by contrast ("if after", "otherwise", "if not"): it gets the values the others leave; any other such
-case means the clauses differ on something the vocabulary has no fact for, and the law is read whole.  The cases are used only when at least two of them state a remedy and no two of them can meet the same
+case means the clauses differ on something the vocabulary has no fact for, and the law is read whole.  A piece
+that states an exception ("excepting only the case where ...") leaves the other cases the other values of its facts;
+a later case silent on a fact the first case states keeps the first case's values (the scene it sets: "when the
+cards are given for the discard ..., but if they come to his adversary ...").  The cases are used only when at least two of them state a remedy and no two of them can meet the same
 situation; otherwise the law is read as a whole, as before.
 
 Public API::
@@ -40,10 +43,13 @@ UNLESS = re.compile(r"\b(?:unless|except|save where|à moins|sauf|excepté)\b", 
 # a piece that names its case only by contrast with the case before ("if after", "otherwise", "if not", "if any other")
 ELLIPTIC = re.compile(
     r"^(?:but\s+|and\s+|mais\s+|et\s+)?(?:if\s+(?:any\s+|an\s+)?(?P<en>not|after|before|other)\b|otherwise\b|else\b"
+    r"|in\s+(?:every|any|all)\s+other\s+cases?\b"
     r"|sinon\b|autrement\b"
     r"|si\s+(?P<fr>non|après|avant)\b)",
     re.I,
 )
+# a piece that states the exception to the case before ("excepting only the case where the card is the eleventh")
+EXCEPTION = re.compile(r"^(?:but\s+|and\s+)?(?:except(?:ing)?|save|unless|excepté|sauf)\b", re.I)
 # "if after" contrasts with the fact another case read in words with "before" (and the reverse)
 CONTRAST = {"after": "before", "before": "after", "après": "avant", "avant": "après"}
 # a remedy denied before "unless" ("is not treated as played unless ...", "may not be taken back unless ...")
@@ -140,6 +146,15 @@ def law_cases(
             left = set(domains[name]) - set().union(*(g.get(name, set()) for g in facts if g is not f))
             if left:
                 f[name] = left
+    for f, (texts, _, _) in zip(facts, groups):  # "excepting only the case where ...": the others are the rest
+        if EXCEPTION.match(" ".join(texts)):
+            for name, vals in list(f.items()):
+                for g in facts:
+                    if g is not f and name not in g and set(domains[name]) - vals:
+                        g[name] = set(domains[name]) - vals
+    for g in facts[1:]:  # the scene the first case sets ("when the cards are given for the discard ...; but if ...")
+        for name, vals in facts[0].items():
+            g.setdefault(name, set(vals))
     if not stated or any(_meet(facts[i], facts[j]) for i in range(len(facts)) for j in range(i + 1, len(facts))):
         return ()
     return tuple(

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .model import Law
 from .align.provisions import Provision, read_provisions
-from .cases import law_cases, piece_laws, stated_facts
+from .cases import UNLESS, law_cases, piece_laws, stated_facts
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,16 +200,18 @@ def reading(
 
 
 def affirmed(text: str, outcomes: Sequence[tuple[str, str]], penalties: Sequence[str] = ()) -> list[str]:
-    """The outcome terms of ``outcomes`` ((term, words read)) that ``text`` does not deny: "it is not deemed to be
-    played", "may not be withdrawn", "no fresh deal can be demanded" state the opposite of the words read.  A
-    penalty is never denied: its words are often the denial itself ("cannot mark the king")."""
+    """The outcome terms of ``outcomes`` ((term, words read)) that ``text`` does not deny (:func:`_denied`): "it is
+    not deemed to be played", "may not be withdrawn", "no fresh deal can be demanded" state the opposite of the words
+    read.  A penalty is never denied: its words are often the denial itself ("cannot mark the king")."""
     low = text.lower()
-    return [
-        t
-        for t, words in outcomes
-        if t in penalties
-        or not re.search(rf"\b(?:not|never|no|cannot|can't|won't)\s+(?:\w+\s+)?{re.escape(words.lower())}", low)
-    ]
+    return [t for t, words in outcomes if t in penalties or not _denied(low, words.lower())]
+
+
+def _denied(low: str, words: str) -> bool:
+    """``words`` are denied in ``low`` ("not deemed to be played"), and not as "not ... unless" (only if: "is not
+    held to be played unless it lies partly upon the adversary's card" states when it is played)."""
+    m = re.search(rf"\b(?:not|never|no|cannot|can't|won't)\s+(?:\w+\s+)?{re.escape(words)}", low)
+    return m is not None and not UNLESS.search(low, m.end())
 
 
 def _ruling(terms: Sequence[str], voc: Vocabulary, chooser: str) -> Ruling | None:

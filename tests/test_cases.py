@@ -48,7 +48,8 @@ def test_an_elliptic_case_gets_the_values_the_other_case_leaves():
     )
     got = dict((o, dict(f)) for f, o in rows(EC_EN, text))
     assert got["rectify"]["discovered"] == ("before_seen",)
-    assert got["new_deal"] == {"discovered": ("after_seen",)}
+    # (and the six cards of the first case: the scene it sets)
+    assert got["new_deal"] == {"discovered": ("after_seen",), "error": ("too_many",)}
 
 
 def test_a_condition_after_unless_states_the_case_the_remedy_does_not_cover():
@@ -181,7 +182,9 @@ def test_a_probe_sentence_read_clause_blind_is_scored_wrong():
 
 def test_a_denied_remedy_is_not_read_as_the_remedy():
     # "is not considered played" is the card taken back, not the card standing
-    r = table_reading(EC_EN, "A card dropped on the table that touches no card of the opponent is not considered played.")
+    r = table_reading(
+        EC_EN, "A card dropped on the table that touches no card of the opponent is not considered played."
+    )
     assert r.event == "card_dropped" and "card_stands" not in {ru.outcome for _, ru in r.rulings()}
     # a penalty's own words may be a denial: "cannot mark the king" is the king not scored
     r = table_reading(EC_EN, "A player found with six cards loses one point and cannot mark the king that hand.")
@@ -194,3 +197,19 @@ def test_an_outcome_another_states_in_substance_is_not_an_option_of_its_own():
         EC_EN, "Whoever leads without naming his suit must, if required, take back the card and lead the suit he named."
     )
     assert (r.event, r.ruling.outcome, r.ruling.options) == ("leads_without_naming_suit", "play_named_suit", ())
+
+
+def test_an_exception_leaves_the_other_case_the_other_values_and_a_later_case_keeps_the_scene():
+    text = (
+        "A card found faced in the pack while the first five cards are given voids the deal; excepting only the"
+        " case where that card is the eleventh, when the deal is good."
+    )
+    got = {o: dict(f) for f, o in rows(EC_EN, text)}
+    assert got["new_deal"]["card"] == ("other",) and got["deal_stands"]["card"] == ("trump",)
+    assert got["deal_stands"]["phase"] == ("first_deal",)
+    text = (
+        "When the cards are given from the stock for the discard and a faced card falls to the dealer, he keeps it"
+        " and the deal stands; but if it falls to the elder hand, he may have a new deal."
+    )
+    got = {o: dict(f) for f, o in rows(EC_EN, text)}
+    assert got["new_deal"] == {"phase": ("discard",), "goes_to": ("non_dealer",)}

@@ -36,7 +36,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from .model import Law
-from .align.provisions import Provision, read_provisions
+from .align.provisions import Provision, lead_ins, read_provisions
 from .cases import UNLESS, law_cases, piece_laws, stated_facts
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
@@ -271,10 +271,12 @@ def read_laws(
     corpus_dir: Path = ROOT / "corpus",
     with_norms: bool = True,
     choosers: Mapping[tuple[str, str], str] | None = None,
+    leads: Mapping[str, str] | None = None,
 ) -> dict[str, Reading]:
     """The rule-table reading of each law (by id); without norms, the remedies of irregularities only; ``choosers``:
-    who chooses between remedies (:func:`commonest_choosers` of the curation; default: the adversaries)."""
-    provisions = read_provisions(laws)
+    who chooses between remedies (:func:`commonest_choosers` of the curation; default: the adversaries); ``leads``:
+    the lead-ins of clauses (:func:`pipeline.align.provisions.lead_ins`), read with a clause that reads no event."""
+    provisions = read_provisions(laws, leads=leads)
     topics, norms = load_topics(corpus_dir), load_norms(corpus_dir) if with_norms else Norms()
     return {law.id: reading(law, provisions[law.id], voc, topics, norms, choosers) for law in laws}
 
@@ -321,7 +323,7 @@ def extract_annotations(
     measured = measure(laws if measured_on is None else measured_on, resources, corpus_dir, choosers)
     confidence = {g: q.confidence for g, q in measured.items()}
     out = []
-    readings = read_laws(todo, resources.vocabulary, corpus_dir, choosers=choosers)
+    readings = read_laws(todo, resources.vocabulary, corpus_dir, choosers=choosers, leads=lead_ins(laws))
     for law in todo:
         r = readings[law.id]
         common = dict(

@@ -4,6 +4,8 @@ vocabulary is read whole."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
 from pipeline.cases import pieces
@@ -213,3 +215,33 @@ def test_an_exception_leaves_the_other_case_the_other_values_and_a_later_case_ke
     )
     got = {o: dict(f) for f, o in rows(EC_EN, text)}
     assert got["new_deal"] == {"phase": ("discard",), "goes_to": ("non_dealer",)}
+
+
+def test_a_clause_is_read_with_its_laws_lead_in():
+    from pipeline.align.provisions import lead_ins, read_provisions
+    from measure.evaluate_align import make_law
+
+    parent = make_law(
+        "ecarte",
+        EC_EN,
+        15,
+        0,
+        "Should the dealer show a card while dealing: (a) If it is his own, the"
+        " deal goes on; (b) If it is the pone's, the pone may have a new deal.",
+    )
+    a = dataclasses.replace(
+        parent, id=parent.id + ".a", parent=parent.id, order=1, text="If it is his own, the deal goes on;"
+    )
+    b = dataclasses.replace(
+        parent,
+        id=parent.id + ".b",
+        parent=parent.id,
+        order=2,
+        text="If it is the pone's, the pone may have a new deal.",
+    )
+    leads = lead_ins([parent, a, b])
+    assert leads[a.id] == "Should the dealer show a card while dealing:"
+    read = read_provisions([a, b], leads=leads)
+    assert {e for e, _, _ in read[a.id].events} == {"dealer_exposes_card"} == {e for e, _, _ in read[b.id].events}
+    assert ("owner", "non_dealer") in {(f, v) for f, v, _ in read[b.id].conditions}
+    assert not read_provisions([a])[a.id].events  # (without its lead-in the clause names no irregularity)

@@ -10,6 +10,7 @@ import numpy as np
 
 from ..model import Law, Link, Witness
 from .config import AlignConfig, AlignResources
+from .provisions import lead_ins
 from .scoring import AlignModel, link_kind
 
 
@@ -138,6 +139,7 @@ def align_full(
 ) -> tuple[tuple[Link, ...], tuple[Unaligned, ...]]:
     """:func:`align` and, for every pair of witnesses, the laws of either that got no link to the other."""
     laws = [l for l in laws if l.text.strip()]
+    leads = lead_ins(laws)  # (a clause that reads no event is read with its law's lead-in)
     if config.skip_parents_with_clauses:
         parents = {l.parent for l in laws if l.parent}
         laws = [l for l in laws if l.id not in parents]
@@ -146,7 +148,7 @@ def align_full(
     games = {l.game for l in laws}
     if len(games) > 1:
         raise ValueError(f"align() takes the laws of one game, got {sorted(games)}")
-    model = AlignModel(laws, resources, config)
+    model = AlignModel(laws, resources, config, leads)
     by_wit: dict[str, list[Law]] = {}
     for l in laws:
         by_wit.setdefault(l.witness_id, []).append(l)

@@ -18,7 +18,7 @@ from __future__ import annotations
 
 import re
 import tomllib
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import lru_cache
 from pathlib import Path
 from typing import Mapping, Sequence
@@ -537,10 +537,39 @@ def read_provision(law: Law, extraction: Extraction, outcomes: Sequence[tuple[st
     return Provision(law.id, read_events, read_conds, tuple(outcomes))
 
 
+# the mark of a clause left at the end of its law's lead-in ("... in dealing: (a)")
+CLAUSE_MARK = re.compile(r"\s*\(?(?:[a-z]|[ivx]+|\d+)[.)]\s*$", re.I)
+
+
+def lead_ins(laws: Sequence[Law]) -> dict[str, str]:
+    """Clause id -> the words of its law before the first clause ("If the dealer exposes a card in dealing:"), for
+    the clauses of ``laws`` whose law is among them."""
+    by_id = {l.id: l for l in laws}
+    kids: dict[str, list[Law]] = {}
+    for l in laws:
+        if l.parent and l.parent in by_id:
+            kids.setdefault(l.parent, []).append(l)
+    out: dict[str, str] = {}
+    for pid, clauses in kids.items():
+        text = by_id[pid].text
+        first = min(clauses, key=lambda l: l.order)
+        cut = text.find(first.text[:40].strip())
+        lead = CLAUSE_MARK.sub("", text[:cut]).strip() if cut > 0 else ""
+        if lead:
+            out.update((c.id, lead) for c in clauses)
+    return out
+
+
 def read_provisions(
-    laws: Sequence[Law], extraction: Extraction | None = None, with_outcomes: bool = True
+    laws: Sequence[Law],
+    extraction: Extraction | None = None,
+    with_outcomes: bool = True,
+    leads: Mapping[str, str] | None = None,
 ) -> dict[str, Provision]:
-    """The structured reading of every law (one spaCy call per law)."""
+    """The structured reading of every law (one spaCy call per law).  ``leads`` (:func:`lead_ins`): a clause that
+    reads no event of its own ("(a) Should it be one of his own cards, the deal proceeds") is read with its law's
+    lead-in ("If the dealer exposes a card in dealing:"): the lead-in's events and conditions, and its outcomes where
+    the clause states none ("It is a misdeal: (i) ...")."""
     extraction = extraction or load_extraction()
     outs: dict[str, list[tuple[str, str]]] = {}
     if with_outcomes:
@@ -557,7 +586,33 @@ def read_provisions(
         for law in laws:
             outs[law.id] = list(_OUTCOME_CACHE.get((law.game, law.lang, law.text), found.get(law.id, ())))
     out = {law.id: read_provision(law, extraction, outs.get(law.id, ())) for law in laws}
+    if leads:
+        out = _with_lead_ins(laws, out, extraction, with_outcomes, leads)
     return _with_references(laws, out, extraction)
+
+
+def _with_lead_ins(
+    laws: Sequence[Law],
+    provisions: dict[str, Provision],
+    extraction: Extraction,
+    with_outcomes: bool,
+    leads: Mapping[str, str],
+) -> dict[str, Provision]:
+    """The clauses of ``laws`` that read no event, read with their law's lead-in (:func:`read_provisions`)."""
+    clauses = [l for l in laws if l.id in leads and not provisions[l.id].events]
+    if not clauses:
+        return provisions
+    lead_laws: dict[str, Law] = {}
+    for c in clauses:
+        text = leads[c.id]
+        lead_laws.setdefault(text, replace(c, id=f"{c.parent}~lead", parent=None, start=0, end=len(text), text=text))
+    read = read_provisions(list(lead_laws.values()), extraction, with_outcomes)
+    for c in clauses:
+        p, lp = provisions[c.id], read[lead_laws[leads[c.id]].id]
+        if lp.events:
+            conditions = tuple(dict.fromkeys(p.conditions + lp.conditions))
+            provisions[c.id] = Provision(c.id, lp.events, conditions, p.outcomes or lp.outcomes)
+    return provisions
 
 
 def _with_references(

@@ -63,10 +63,17 @@ class AlignModel:
     Fit it on the laws to align (``AlignModel(laws, resources, config)``) or on a pivot of canonical
     provisions plus the laws to score against them."""
 
-    def __init__(self, laws: Sequence[Law], resources: AlignResources, config: AlignConfig = AlignConfig()):
+    def __init__(
+        self,
+        laws: Sequence[Law],
+        resources: AlignResources,
+        config: AlignConfig = AlignConfig(),
+        leads: Mapping[str, str] | None = None,
+    ):
         self.config = config
         self.resources = resources
         self.laws = {l.id: l for l in laws}
+        self.leads = dict(leads or {})  # clause id -> its law's lead-in (provisions.lead_ins), read with the clause
         self.analyses = analyse(list(laws), resources, config)
         n = len(self.analyses)
         df: Counter[str] = Counter()
@@ -134,7 +141,7 @@ class AlignModel:
         """Read the provisions of the laws not read yet (provisions.py, one spaCy call per law)."""
         fresh = [l for l in laws if l.id not in self.provisions]
         if fresh:
-            self.provisions.update(read_provisions(fresh, self.resources._cache.get("extraction")))
+            self.provisions.update(read_provisions(fresh, self.resources._cache.get("extraction"), leads=self.leads))
 
     def reading(self, a: Law, b: Law, kind: str):
         """The comparison of the two laws' readings (None when readings are not used for this pair)."""

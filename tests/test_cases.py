@@ -245,3 +245,17 @@ def test_a_clause_is_read_with_its_laws_lead_in():
     assert {e for e, _, _ in read[a.id].events} == {"dealer_exposes_card"} == {e for e, _, _ in read[b.id].events}
     assert ("owner", "non_dealer") in {(f, v) for f, v, _ in read[b.id].conditions}
     assert not read_provisions([a])[a.id].events  # (without its lead-in the clause names no irregularity)
+
+
+def test_a_clause_with_an_irregularity_and_no_remedy_takes_its_laws_lead_in_remedy():
+    from pipeline.align.provisions import lead_ins, read_provisions
+    from measure.evaluate_align import make_law
+
+    parent = make_law(
+        "ecarte", EC_EN, 9, 0, "The deal is lost if the dealer: (a) alters the order of his packets during a game;"
+    )
+    a = dataclasses.replace(
+        parent, id=parent.id + ".a", parent=parent.id, order=1, text="alters the order of his packets during a game;"
+    )
+    read = read_provisions([a], leads=lead_ins([parent, a]))[a.id]
+    assert {e for e, _, _ in read.events} == {"dealt_irregularly"} and "lose_deal" in {t for t, _ in read.outcomes}

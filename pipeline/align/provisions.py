@@ -569,7 +569,7 @@ def read_provisions(
     """The structured reading of every law (one spaCy call per law).  ``leads`` (:func:`lead_ins`): a clause that
     reads no event of its own ("(a) Should it be one of his own cards, the deal proceeds") is read with its law's
     lead-in ("If the dealer exposes a card in dealing:"): the lead-in's events and conditions, and its outcomes where
-    the clause states none ("It is a misdeal: (i) ...")."""
+    the clause states none ("It is a misdeal: (i) ..."; so too for a clause that reads an event of its own)."""
     extraction = extraction or load_extraction()
     outs: dict[str, list[tuple[str, str]]] = {}
     if with_outcomes:
@@ -598,8 +598,9 @@ def _with_lead_ins(
     with_outcomes: bool,
     leads: Mapping[str, str],
 ) -> dict[str, Provision]:
-    """The clauses of ``laws`` that read no event, read with their law's lead-in (:func:`read_provisions`)."""
-    clauses = [l for l in laws if l.id in leads and not provisions[l.id].events]
+    """The clauses of ``laws`` that read no event, read with their law's lead-in (:func:`read_provisions`); a clause
+    that reads an event and no outcome takes the lead-in's outcomes."""
+    clauses = [l for l in laws if l.id in leads and not (provisions[l.id].events and provisions[l.id].outcomes)]
     if not clauses:
         return provisions
     lead_laws: dict[str, Law] = {}
@@ -609,7 +610,9 @@ def _with_lead_ins(
     read = read_provisions(list(lead_laws.values()), extraction, with_outcomes)
     for c in clauses:
         p, lp = provisions[c.id], read[lead_laws[leads[c.id]].id]
-        if lp.events:
+        if p.events and lp.outcomes and not p.outcomes:  # "It is a misdeal, and the deal passes, if: (a) ..."
+            provisions[c.id] = Provision(c.id, p.events, p.conditions, lp.outcomes)
+        elif lp.events and not p.events:
             conditions = tuple(dict.fromkeys(p.conditions + lp.conditions))
             provisions[c.id] = Provision(c.id, lp.events, conditions, p.outcomes or lp.outcomes)
     return provisions

@@ -259,3 +259,18 @@ def test_a_clause_with_an_irregularity_and_no_remedy_takes_its_laws_lead_in_reme
     )
     read = read_provisions([a], leads=lead_ins([parent, a]))[a.id]
     assert {e for e, _, _ in read.events} == {"dealt_irregularly"} and "lose_deal" in {t for t, _ in read.outcomes}
+
+
+@pytest.mark.parametrize(
+    "text, penalty",
+    [
+        ("A player who lays his cards on the table before the hand is over is held to have lost it.", "hand_lost"),
+        (
+            "Whoever gets up from the table and rises before the game ends, without leave, forfeits that game.",
+            "game_lost",
+        ),
+    ],
+)
+def test_an_abandoned_hand_or_game_is_counted_lost(text, penalty):
+    r = table_reading(EC_EN, text)
+    assert r.event == "hand_abandoned" and penalty in r.ruling.penalties, r

@@ -14,48 +14,75 @@ it names itself by contrast ("if after", "otherwise", "if not"): it gets the val
 case means the clauses differ on something the vocabulary has no fact for, and the law is read whole.  A piece
 that states an exception ("excepting only the case where ...") leaves the other cases the other values of its facts;
 a later case silent on a fact the first case states keeps the first case's values (the scene it sets: "when the
-cards are given for the discard ..., but if they come to his adversary ...").  The cases are used only when at least two of them state a remedy and no two of them can meet the same
-situation; otherwise the law is read as a whole, as before.
+cards are given for the discard ..., but if they come to his adversary ...").  The cases are used only when at least
+two of them state a remedy and no two of them can meet the same situation; otherwise the law is read as a whole.  The
+cue words are data: ``corpus/annotations/clauses.toml`` (:func:`load_cues`).
 
 Public API::
 
     cases = law_cases(law, spec_facts, read)    # ((facts, terms), ...) or () where the law is one case
     facts = stated_facts(text, conditions, domains)  # the facts a text states, "unless" read
+    cues = load_cues()                               # the cue words of corpus/annotations/clauses.toml
 """
 
 from __future__ import annotations
 
 import re
+import tomllib
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from pathlib import Path
 
 from .model import Law
 
-# where a law is cut into pieces: the end of a sentence or clause, before "but if" ("but should", "mais si") and
-# "otherwise" ("if the trump has been turned, but neither player has played" is one case)
-BREAK = re.compile(
-    r";\s*|:\s+|\.\s+(?-i:(?=[A-ZÀ-Ý]))|,\s+(?=(?:but|mais)\s+(?:if|should|when|where|in\s+case|si|quand|lorsque)\b)"
-    r"|[;,]\s*(?=otherwise\b|autrement\b|sinon\b)",
-    re.I,
-)
-# the exception that follows a remedy
-UNLESS = re.compile(r"\b(?:unless|except|save where|à moins|sauf|excepté)\b", re.I)
-# a piece that names its case only by contrast with the case before ("if after", "otherwise", "if not", "if any other")
-ELLIPTIC = re.compile(
-    r"^(?:but\s+|and\s+|mais\s+|et\s+)?(?:if\s+(?:any\s+|an\s+)?(?P<en>not|after|before|other)\b|otherwise\b|else\b"
-    r"|in\s+(?:every|any|all)\s+other\s+cases?\b"
-    r"|sinon\b|autrement\b"
-    r"|si\s+(?P<fr>non|après|avant)\b)",
-    re.I,
-)
-# a piece that states the exception to the case before ("excepting only the case where the card is the eleventh")
-EXCEPTION = re.compile(r"^(?:but\s+|and\s+)?(?:except(?:ing)?|save|unless|excepté|sauf)\b", re.I)
-# "if after" contrasts with the fact another case read in words with "before" (and the reverse)
-CONTRAST = {"after": "before", "before": "after", "après": "avant", "avant": "après"}
-# a remedy denied before "unless" ("is not treated as played unless ...", "may not be taken back unless ...")
-DENIED = re.compile(r"\b(?:not|never|no|ne|n')\b", re.I)
-# words of a condition that already state the exception it is read in
-NEGATED = re.compile(r"\b(?:unless|not|no|never|à moins|pas|sauf)\b", re.I)
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _words(words: Sequence[str]) -> str:
+    """An alternation of whole words or phrases (longest first; spaces match any run of white space)."""
+    return "|".join(re.escape(w).replace(r"\ ", r"\s+") for w in sorted(words, key=len, reverse=True))
+
+
+@dataclass(frozen=True)
+class ClauseCues:
+    """The cues of the case reading, compiled from ``corpus/annotations/clauses.toml`` (:func:`load_cues`)."""
+
+    breaks: re.Pattern[str]  # where a law is cut into pieces
+    unless: re.Pattern[str]  # the exception that follows a remedy
+    denied: re.Pattern[str]  # a denial before "unless" ("not ... unless": only if)
+    negated: re.Pattern[str]  # words of a condition that already state its exception
+    elliptic: re.Pattern[str]  # a piece that names its case by contrast ("if after", "otherwise")
+    exception: re.Pattern[str]  # a piece that states the exception to the case before
+    contrast: tuple[tuple[str, str], ...]  # "after" -> "before" ...
+    denial: str  # the alternation of the words that deny a remedy's words after them
+
+
+@lru_cache(maxsize=4)
+def load_cues(corpus_dir: str = str(ROOT / "corpus")) -> ClauseCues:
+    with open(Path(corpus_dir) / "annotations" / "clauses.toml", "rb") as fh:
+        d = tomllib.load(fh)
+    w = {k: _words(v) for k, v in d.items() if isinstance(v, list)}
+    opener = rf"^(?:(?:{w['connective']})\s+)?"
+    return ClauseCues(
+        breaks=re.compile(
+            rf";\s*|:\s+|\.\s+(?-i:(?=[A-ZÀ-Ý]))|,\s+(?=(?:{w['but']})\s+(?:{w['conditional']})\b)"
+            rf"|[;,]\s*(?=(?:{w['otherwise']})\b)",
+            re.I,
+        ),
+        unless=re.compile(rf"\b(?:{w['unless']})\b", re.I),
+        denied=re.compile(rf"\b(?:{w['denied_before_unless']})\b", re.I),
+        negated=re.compile(rf"\b(?:{w['negated_condition']})\b", re.I),
+        elliptic=re.compile(
+            opener + rf"(?:(?:{w['contrast_if']})\s+(?:any\s+|an\s+)?(?P<marker>{w['contrast_word']})\b"
+            rf"|(?:{w['otherwise']}|{w['contrast_phrase']})\b)",
+            re.I,
+        ),
+        exception=re.compile(opener + rf"(?:{w['exception']})\b", re.I),
+        contrast=tuple(d.get("contrast", {}).items()),
+        denial=w["denial"],
+    )
+
 
 Facts = tuple[tuple[str, tuple[str, ...]], ...]
 # (piece text) -> its conditions (fact, value, words) and outcome terms, read as the law's own reading reads them
@@ -64,7 +91,7 @@ Reader = Callable[[Sequence[str]], Sequence[tuple[Sequence[tuple[str, str, str]]
 
 def pieces(text: str) -> list[str]:
     """The law cut at its clause breaks (empty pieces dropped)."""
-    return [p.strip() for p in BREAK.split(text) if p and p.strip()]
+    return [p.strip() for p in load_cues().breaks.split(text) if p and p.strip()]
 
 
 def stated_facts(
@@ -82,16 +109,17 @@ def _piece_facts(
     """The values of the event's facts a piece states (:func:`stated_facts`), and the words each was read in."""
     out: dict[str, set[str]] = {}
     said: dict[str, str] = {}
+    cues = load_cues()
     low = piece.lower()
-    unless = UNLESS.search(piece)
-    if unless is not None and DENIED.search(piece, 0, unless.start()):
+    unless = cues.unless.search(piece)
+    if unless is not None and cues.denied.search(piece, 0, unless.start()):
         unless = None  # "not ... unless": only if
     for fact, value, words in conditions:
         if fact not in domains or value not in domains[fact]:
             continue
         at = low.find(words.lower())
         said[fact] = f"{said.get(fact, '')} {words.lower()}"
-        if unless is not None and at >= unless.start() and not NEGATED.search(words):
+        if unless is not None and at >= unless.start() and not cues.negated.search(words):
             out.setdefault(fact, set()).update(v for v in domains[fact] if v != value)
         else:
             out.setdefault(fact, set()).add(value)
@@ -127,18 +155,20 @@ def law_cases(
         groups[-1][1].extend(pending_cond)
     if len(groups) < 2:
         return ()
+    cues = load_cues()
+    contrast = dict(cues.contrast)
     read_facts = [_piece_facts(" ".join(t), c, domains) for t, c, _ in groups]
     facts = [f for f, _ in read_facts]
     stated = set().union(*(f.keys() for f in facts))
     for f, (texts, _, _) in zip(facts, groups):  # a case silent on the facts the others state
         if f.keys() & stated:
             continue
-        m = ELLIPTIC.match(" ".join(texts))
+        m = cues.elliptic.match(" ".join(texts))
         if m is None:  # a case that is not told apart by them: the law is read whole
             return ()
-        marker = (m.group("en") or m.group("fr") or "").lower()
+        marker = (m.group("marker") or "").lower()
         contrasted = {
-            n for _, said in read_facts for n, w in said.items() if re.search(rf"\b{CONTRAST.get(marker, '-')}\b", w)
+            n for _, said in read_facts for n, w in said.items() if re.search(rf"\b{contrast.get(marker, '-')}\b", w)
         }
         if marker == "other":  # "if any other": the fact that has a value "other"
             contrasted = {n for n in stated if "other" in domains[n]}
@@ -147,7 +177,7 @@ def law_cases(
             if left:
                 f[name] = left
     for f, (texts, _, _) in zip(facts, groups):  # "excepting only the case where ...": the others are the rest
-        if EXCEPTION.match(" ".join(texts)):
+        if cues.exception.match(" ".join(texts)):
             for name, vals in list(f.items()):
                 for g in facts:
                     if g is not f and name not in g and set(domains[name]) - vals:

@@ -37,7 +37,7 @@ from pathlib import Path
 
 from .model import Law
 from .align.provisions import Provision, lead_ins, read_provisions
-from .cases import UNLESS, law_cases, piece_laws, stated_facts
+from .cases import law_cases, load_cues, piece_laws, stated_facts
 from .rules import CURATED, EXTRACTED, PROCEDURE, Annotation, EventSpec, RuleResources, Ruling, Vocabulary
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -210,8 +210,9 @@ def affirmed(text: str, outcomes: Sequence[tuple[str, str]], penalties: Sequence
 def _denied(low: str, words: str) -> bool:
     """``words`` are denied in ``low`` ("not deemed to be played"), and not as "not ... unless" (only if: "is not
     held to be played unless it lies partly upon the adversary's card" states when it is played)."""
-    m = re.search(rf"\b(?:not|never|no|cannot|can't|won't)\s+(?:\w+\s+)?{re.escape(words)}", low)
-    return m is not None and not UNLESS.search(low, m.end())
+    cues = load_cues()
+    m = re.search(rf"\b(?:{cues.denial})\s+(?:\w+\s+)?{re.escape(words)}", low)
+    return m is not None and not cues.unless.search(low, m.end())
 
 
 def _ruling(terms: Sequence[str], voc: Vocabulary, chooser: str) -> Ruling | None:
@@ -241,7 +242,11 @@ def _remedy(
     if ruling is None:
         return Reading(law.id, spec.name)
     domains = {f.name: tuple(f.values) for f in spec.facts}
-    stated = stated_facts(law.text, [(names.get(c[0], c[0]), c[1], c[2]) for c in p.conditions], domains)
+
+    def renamed(conditions: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
+        return [(names.get(f, f), v, words) for f, v, words in conditions]  # (the reading's names -> the facts')
+
+    stated = stated_facts(law.text, renamed(p.conditions), domains)
     facts = [(f.name, tuple(v for v in f.values if v in stated[f.name])) for f in spec.facts if f.name in stated]
 
     def read(texts: Sequence[str]) -> list[tuple[list[tuple[str, str, str]], list[str]]]:
@@ -249,7 +254,7 @@ def _remedy(
         got = read_provisions(pls)
         return [
             (
-                [(names.get(c[0], c[0]), c[1], c[2]) for c in got[pl.id].conditions],
+                renamed(got[pl.id].conditions),
                 affirmed(pl.text, got[pl.id].outcomes, voc.penalties),
             )
             for pl in pls

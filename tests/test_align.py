@@ -996,3 +996,35 @@ def test_a_secondary_link_on_the_event_alone_is_in_the_lowest_band(resources):
     assert model.band(0.5, cmp(), primary=True) == "medium" and model.band(0.7, cmp(), primary=True) == "high"
     off = AlignModel([], resources, AlignConfig(secondary_needs_condition=False))
     assert off.band(0.7, cmp(), primary=False) == "medium"
+
+
+def test_each_case_of_a_law_of_several_cases_finds_the_law_that_rules_on_it(resources):
+    """A law stating two cases (the cut not shown; two cards shown in cutting) against a code that gives each case
+    a law of its own: the law on the second case is linked to it because it rules on the case the link of the first leaves out,
+    and nothing else changes (the case links of AlignConfig)."""
+    a = W("en-981", "en", "a")
+    b = W("en-982", "en", "b")
+    laws = [
+        *laws_of(
+            a,
+            [
+                (
+                    1,
+                    "He who does not show his cut, loses the deal; and if he shows two cards, he must take the lowest.",
+                ),
+                (2, "If the dealer deals out of turn, the cards are thrown up before the trump is turned."),
+            ],
+        ),
+        *laws_of(
+            b,
+            [
+                (5, "A player who cuts without letting his opponent see the card he cut loses the deal."),
+                (6, "If in cutting for deal a player exposes more than one card, his cut is the lowest of them."),
+                (7, "A player who does not show the card he cut forfeits the deal to his adversary."),
+            ],
+        ),
+    ]
+    on = pairs(align(laws, resources, AlignConfig()), "en-982", "en-981")
+    off = pairs(align(laws, resources, AlignConfig(case_links=False)), "en-982", "en-981")
+    assert ("law-6", "law-1") in on and ("law-6", "law-1") not in off
+    assert on - off == {("law-6", "law-1")}

@@ -117,6 +117,10 @@ class AlignConfig:
     #   code on the event alone (a general law on exposed cards against each case of an exposed card) is the least
     #   sure of links. Over every gold this took the medium band from 0.833 to 0.92 (first-contact golds 0.71 to
     #   0.85, no sure link moved; seed and development golds 0.97 to 1.00, four sure links moved to low)
+    case_links: bool = True  # a law whose best counterpart is a law of several cases, already linked to another law
+    #   for one of them, is linked too when the two share an event that law's link does not (a code's law on the cut
+    #   not shown and another on two cards shown, against one law stating both), scoring at least ``floor`` and with
+    #   no condition that must agree in conflict
     # optional extra scorers (embeddings etc.): off by default, nothing is downloaded at run time
     scorers: tuple[Scorer, ...] = ()
     scorer_weight: float = 0.3  # weight of the mean of the extra scorers' scores

@@ -90,6 +90,53 @@ def supported_secondary(
     }
 
 
+def case_links(
+    model: "AlignModel",
+    A: Sequence[Law],
+    B: Sequence[Law],
+    S: "Sequence[Sequence[float]]",
+    chosen: Iterable[tuple[int, int]],
+    kind: str,
+) -> set[tuple[int, int]]:
+    """Links to the other cases of a law of several cases (AlignConfig.case_links): a law left without a link whose
+    best counterpart is linked to another law, when the two share an event the existing link does not (the case that
+    link leaves out) and no condition that must agree is in conflict."""
+    if not model.config.case_links:
+        return set()
+    links = set(chosen)
+    out: set[tuple[int, int]] = set()
+    for flip in (False, True):
+        rows = len(B) if flip else len(A)
+        cols = len(A) if flip else len(B)
+
+        def score(i: int, j: int) -> float:
+            return S[j][i] if flip else S[i][j]
+
+        def pair(i: int, j: int) -> tuple[Law, Law]:
+            return (B[i], A[j]) if flip else (A[i], B[j])
+
+        linked = {(j, i) if flip else (i, j) for i, j in links}  # (row law, column law)
+        for i in range(rows):
+            if any(r == i for r, _ in linked) or cols == 0:
+                continue
+            j = max(range(cols), key=lambda c: score(i, c))
+            if score(i, j) < model.config.floor:
+                continue
+            others = [r for r, c in linked if c == j]
+            if not others:
+                continue
+            cmp = model.reading(*pair(i, j), kind)
+            if cmp is None or cmp.agree_conflict or cmp.hard_conflict or not cmp.shared_events:
+                continue
+            covered: set[str] = set()
+            for r in others:
+                other = model.reading(*pair(r, j), kind)
+                covered |= set(other.shared_events) if other is not None else set()
+            if set(cmp.shared_events) - covered:
+                out.add((j, i) if flip else (i, j))
+    return out - links
+
+
 @dataclass(frozen=True)
 class Unaligned:
     """A law with no counterpart in another witness of its game: "no counterpart" is an answer.
@@ -166,6 +213,7 @@ def align_full(
             S = np.around(Sm, 12).tolist()
             primary, secondary = decide_links(S, config, np.around(Rm, 12))
             chosen = sorted(primary | supported_secondary(model, A, B, secondary))
+            chosen = sorted({*chosen, *case_links(model, A, B, S, chosen, kind)})
             for i, j in chosen:
                 a, b = A[i], B[j]
                 _, ev = model.score(a, b, witnesses, (len(A), len(B)))  # the evidence, for chosen links only

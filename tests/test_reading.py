@@ -976,3 +976,31 @@ def test_a_second_link_across_languages_needs_shared_concepts():
     assert supported_secondary(model2, [en], [english], {(0, 0)}) == {(0, 0)}
     off = AlignModel([en, same, other], load_resources(CORPUS), AlignConfig(secondary_needs_concepts=False))
     assert supported_secondary(off, [en], [same, other], {(0, 0), (0, 1)}) == {(0, 0), (0, 1)}
+
+
+def test_a_wrong_number_given_in_the_discard_is_not_the_first_deal_case():
+    """A code's law on a wrong number of cards dealt at first and its law on fewer cards given in the discard than
+    were asked for state different cases of one event: the rule table reads the phase of each, so both are rows."""
+    first = table_reading(
+        EC_EN,
+        "If too many cards are dealt at first, and it is discovered before the cards have "
+        "been looked at, the error may be rectified, and the deal is good.",
+    )
+    discard = table_reading(
+        EC_EN,
+        "Should the elder hand receive fewer cards than he has asked for, the dealer "
+        "having looked at his own, the elder hand may claim a new deal.",
+    )
+    assert first.event == discard.event == "wrong_card_count"
+    assert dict(first.facts).get("phase") == ("first_deal",) and dict(discard.facts).get("phase") == ("discard",)
+
+
+def test_a_revoke_claimed_too_late_and_a_hand_forfeited_are_read():
+    """Wordings of outcomes met in new codes: a claim "no ... can be entertained" is barred, a hand "is forfeited"
+    is lost."""
+    late = table_reading(
+        EC_EN, "No claim of a revoke can be entertained after the cards have been cut for the next deal."
+    )
+    assert late.event == "fails_to_follow_suit" and late.ruling is not None and late.ruling.outcome == "claim_barred"
+    thrown = table_reading(EC_EN, "Should a player throw down his cards and abandon the hand, the hand is forfeited.")
+    assert thrown.event == "hand_abandoned" and thrown.ruling is not None and "hand_lost" in thrown.ruling.penalties

@@ -13,7 +13,9 @@ through its clauses is represented by them.
 A law that rules on no irregularity (no event of the vocabulary with an outcome) but lays down how the game is
 conducted is read as a norm: its event is the procedure (``[procedures]`` of the vocabulary) its reading names,
 the procedure of the irregularity it reads, or its section heading's (``corpus/annotations/norms.toml``), with the
-fact ``force`` and the ruling ``required``, ``forbidden`` or ``permitted`` that the first cue of its wording states.
+fact ``force`` and the ruling ``required``, ``forbidden`` or ``permitted`` that the first cue of its wording states,
+or ``stated`` (``unmarked_force`` of norms.toml) where the wording has no cue and reads no irregularity: "the
+dealer gives five cards, by two and three" lays down the procedure as plainly as "must".
 A norm's force is not measured against curation: its confidence is None.
 
 The confidence of an extracted entry is measured, not assumed: the share of the curated laws of the same game
@@ -93,6 +95,7 @@ class Norms:
     headings: tuple[tuple[str, tuple[tuple[re.Pattern[str], str], ...]], ...] = ()  # (game, ((cue, procedure), ...))
     families: tuple[tuple[str, tuple[tuple[str, str], ...]], ...] = ()  # (game, ((irregularity, procedure), ...))
     facts: tuple[tuple[str, str], ...] = ()  # (a condition of the reading, the vocabulary's fact of that name)
+    unmarked: str = ""  # the force of a law on a procedure whose wording has no cue (a plain statement); "" = no norm
 
 
 def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
@@ -113,7 +116,7 @@ def load_norms(corpus_dir: Path = ROOT / "corpus") -> Norms:
         (game, tuple((e, proc) for proc, events in m.items() for e in events))
         for game, m in d.get("families", {}).items()
     )
-    return Norms(force, topics, headings, families, tuple(d.get("facts", {}).items()))
+    return Norms(force, topics, headings, families, tuple(d.get("facts", {}).items()), str(d.get("unmarked_force", "")))
 
 
 def force_of(text: str, lang: str, norms: Norms) -> str | None:
@@ -181,6 +184,8 @@ def reading(
     read = [e for e, _, _ in events]
     proc = procedure_of(law, read, voc, norms)
     force = force_of(law.text, law.lang, norms) if proc else None
+    if proc is not None and force is None and spec is None:
+        force = norms.unmarked or None  # "The dealer gives five cards": how the game is played, stated plainly
     if proc is not None and force is not None and voc.norm is not None:
         topic = spec.name if spec is not None else proc  # the irregularity the norm is about, where one is read
         return Reading(law.id, proc, ((voc.norm.name, (force,)),), Ruling(force), topic=topic, norm=True)

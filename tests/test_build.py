@@ -116,6 +116,22 @@ def test_status_reports_stale_witnesses(fresh_build, tmp_corpus, tmp_path, capsy
     assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]
 
 
+def test_an_editors_backup_beside_the_data_leaves_the_build_fresh(fresh_build, tmp_corpus, tmp_path, capsys):
+    """A swap file or a ``~`` backup in corpus/ is not data: it neither invalidates the cache nor renames the build."""
+    cache = tmp_path / "cache"
+    shutil.copytree(fresh_build[0].parent / FRESH_CACHE, cache)
+    build(BuildOptions(corpus_dir=tmp_corpus, out_dir=tmp_path / "out", cache_dir=cache))
+    lexicon = next(p for p in sorted((tmp_corpus / "annotations").glob("*.toml")))
+    (lexicon.parent / (lexicon.name + "~")).write_text("stale copy\n", encoding="utf-8")
+    (lexicon.parent / f".{lexicon.name}.swp").write_bytes(b"\0swap")
+    capsys.readouterr()
+    assert main(["--corpus", str(tmp_corpus), "--out", str(tmp_path / "out"), "--cache", str(cache), "status"]) == 0
+    assert "stale" not in capsys.readouterr().out.split("\n", 1)[1]
+    lexicon.write_text(lexicon.read_text(encoding="utf-8") + "\n# an edit\n", encoding="utf-8")
+    assert main(["--corpus", str(tmp_corpus), "--out", str(tmp_path / "out"), "--cache", str(cache), "status"]) == 0
+    assert "stale" in capsys.readouterr().out.split("\n", 1)[1]
+
+
 def test_a_build_that_fails_half_way_changes_no_output(built_copy, tmp_corpus, tmp_path, monkeypatch):
     out, cache = built_copy
     build(BuildOptions(corpus_dir=tmp_corpus, out_dir=out, cache_dir=cache, site=False))

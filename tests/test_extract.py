@@ -47,6 +47,7 @@ NEW_CODE = (
         "If either player deal out of turn, and the error be found before the trump is turned, a new deal may be called for.",
     ),
     law("en-900", 3, "The game is five points."),
+    law("en-900", 4, "The players are gentlemen of the club."),
 )
 
 
@@ -59,12 +60,17 @@ def test_an_unreviewed_code_gets_extracted_rows_with_a_measured_confidence_and_r
     assert by_law["ecarte.en-900.law-1"].ruling == Ruling("new_deal")
     quality = measure(reference_laws(), res, CORPUS)["ecarte"]
     assert by_law["ecarte.en-900.law-1"].confidence == quality.confidence and 0 < quality.confidence <= 1
-    assert by_law["ecarte.en-900.law-3"].ruling is None and "score" in by_law["ecarte.en-900.law-3"].note
+    # a procedure stated plainly is a norm of force "stated"; a law that reads nothing is uncited, with its reason
+    assert by_law["ecarte.en-900.law-3"].event == "game_points" and by_law["ecarte.en-900.law-3"].ruling == Ruling(
+        "stated"
+    )
+    assert by_law["ecarte.en-900.law-4"].ruling is None and by_law["ecarte.en-900.law-4"].note == "no event read"
     t = build_rule_table(NEW_CODE, res.annotations + extracted, resources=res)
     rows = [r for r in t.rows if r.ruleset == "en-900"]
-    assert rows and all(r.status == EXTRACTED and r.confidence == quality.confidence for r in rows)
-    assert any("en-900: 2 of 3 laws cited" in c for c in t.report.coverage)
-    assert any(u.startswith("en-900 ecarte.en-900.law-3: the score") for u in t.report.uncited)
+    assert rows and all(r.status == EXTRACTED for r in rows)
+    assert all(r.confidence == quality.confidence for r in rows if r.event != "game_points")
+    assert any("en-900: 3 of 4 laws cited" in c for c in t.report.coverage)
+    assert any(u.startswith("en-900 ecarte.en-900.law-4: no event read") for u in t.report.uncited)
 
 
 def test_the_referee_says_when_a_ruling_rests_on_extracted_rows():
@@ -158,10 +164,13 @@ NORMS = (
     whist_law(2, "Each player has a right to shuffle once only.", "SHUFFLING."),
     whist_law(3, "The candidates who have not played have the prior right of entry.", "ENTRY AND RE-ENTRY."),
     whist_law(4, "A game consists of five points.", "SCORING."),
+    whist_law(5, "These laws are those of the club.", "INTRODUCTION."),
 )
 
 
 def test_a_law_that_lays_down_a_procedure_is_a_norm_and_one_that_states_none_is_listed_with_its_reason():
+    """A duty, a prohibition, a permission, or (no word of force) a procedure stated plainly; a law that reads
+    nothing is uncited, and the report says why."""
     res = resources()
     extracted = extract_annotations(NORMS, res, CORPUS, reference_laws())
     by_law = {a.law_id: a for a in extracted}
@@ -172,12 +181,13 @@ def test_a_law_that_lays_down_a_procedure_is_a_norm_and_one_that_states_none_is_
     assert by_law["whist.en-990.law-1"].facts == (("force", ("forbidden",)),)
     assert by_law["whist.en-990.law-2"].ruling == Ruling("permitted")
     assert by_law["whist.en-990.law-3"].event == "drawing_for_places"  # from the section heading
-    assert by_law["whist.en-990.law-4"].ruling is None and "score" in by_law["whist.en-990.law-4"].note
+    assert (by_law["whist.en-990.law-4"].event, by_law["whist.en-990.law-4"].ruling) == ("scoring", Ruling("stated"))
+    assert by_law["whist.en-990.law-5"].ruling is None
     t = build_rule_table(NORMS, res.annotations + extracted, resources=res)
     data = json.loads(rules_outputs(t)["rules.json"])
-    assert {"witness": "en-990", "laws": 4, "cited": 3} in data["coverage"]
+    assert {"witness": "en-990", "laws": 5, "cited": 4} in data["coverage"]
     (gap,) = [u for u in data["uncited"] if u["witness"] == "en-990"]
-    assert gap["law_id"] == "whist.en-990.law-4" and "no duty, prohibition or permission" in gap["reason"]
+    assert gap["law_id"] == "whist.en-990.law-5" and gap["reason"] == "no event read"
     assert RuleTable.from_dict(data).rows == t.rows  # the table reads back with its extra keys
 
 

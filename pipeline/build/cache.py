@@ -27,14 +27,28 @@ def _hash_files(paths: Iterable[Path], base: Path) -> str:
     return h.hexdigest()
 
 
+# what an editor, a merge or the desktop leaves beside the data: never part of what keys the cache or names the build
+_STRAY_SUFFIXES = ("~", ".swp", ".swo", ".orig", ".rej", ".bak", ".tmp")
+
+
+def _is_stray(path: Path, base: Path) -> bool:
+    parts = path.relative_to(base).parts
+    return any(p.startswith(".") or p == "__pycache__" for p in parts) or path.name.endswith(_STRAY_SUFFIXES)
+
+
 def code_version() -> str:
     """Hash of the package's source: any code change invalidates the cache."""
-    return _hash_files(PACKAGE_DIR.rglob("*.py"), PACKAGE_DIR)[:16]
+    return _hash_files((p for p in PACKAGE_DIR.rglob("*.py") if not _is_stray(p, PACKAGE_DIR)), PACKAGE_DIR)[:16]
 
 
 def resources_version(corpus_dir: Path) -> str:
-    """Hash of the data files (lexicons, glossary, annotations): everything under corpus/ but raw scans."""
-    files = [p for p in corpus_dir.rglob("*") if p.is_file() and "raw" not in p.relative_to(corpus_dir).parts]
+    """Hash of the data files (lexicons, glossary, annotations): everything under corpus/ but raw scans, hidden
+    files and an editor's backups (``laws.toml~``, ``.laws.toml.swp``)."""
+    files = [
+        p
+        for p in corpus_dir.rglob("*")
+        if p.is_file() and "raw" not in p.relative_to(corpus_dir).parts and not _is_stray(p, corpus_dir)
+    ]
     files = [p for p in files if p.name != "witnesses.toml"]
     return _hash_files(files, corpus_dir)[:16]
 

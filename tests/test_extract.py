@@ -218,3 +218,35 @@ def test_a_remedy_reads_its_facts_through_the_readings_condition_names_and_other
     assert second.ruling == Ruling("complete_from_stock") and ("error", ("too_few",)) in second.facts
     t = build_rule_table(code, res.annotations + tuple(by_law.values()), resources=res)
     assert next(c for c in t.report.covered if c.witness == "en-991").cited == 2  # two cases, two rows: both cited
+
+
+def test_a_law_adopting_another_laws_penalty_gets_that_ruling_and_a_reference_by_exception_does_not():
+    """ "Subject to the penalty of Law 1", "the same penalty as in the preceding law", "les peines de l'article
+    précédent": the law's row carries the penalties of the law it names; "except as provided by Law 1" adopts none."""
+    en = (
+        law("en-901", 1, "A player found with six cards loses one point and cannot mark the king that hand."),
+        law("en-901", 2, "If the dealer expose a card of his adversary, the adversary may claim a fresh deal."),
+        law(
+            "en-901",
+            3,
+            "A player who plays with more than five cards after the discard is subject to the penalty of Law 1.",
+        ),
+        law("en-901", 4, "If a player looks at the discard, he incurs the same penalty as in the preceding law."),
+        law("en-901", 5, "A player who plays with seven cards, except as provided by Law 1, is at fault."),
+    )
+    fr = tuple(
+        replace(x, lang="fr")
+        for x in (
+            law("fr-901", 1, "Celui qui joue avec six cartes perd un point."),
+            law("fr-901", 2, "Celui qui regarde l'écart de son adversaire encourt les peines de l'article précédent."),
+        )
+    )
+    res = resources()
+    got = {a.law_id: a for a in extract_annotations(en + fr, res, CORPUS, reference_laws())}
+    penalties = ("lose_point", "king_not_scored")
+    assert got["ecarte.en-901.law-3"].ruling.penalties == penalties
+    assert got["ecarte.en-901.law-4"].event == "looks_at_adversary_cards"
+    assert got["ecarte.en-901.law-4"].ruling.penalties == penalties  # law 3's, which are law 1's
+    assert got["ecarte.en-901.law-2"].ruling == Ruling("new_deal")  # a law with a remedy of its own keeps it
+    assert got["ecarte.en-901.law-5"].ruling is None or not got["ecarte.en-901.law-5"].ruling.penalties
+    assert got["ecarte.fr-901.law-2"].ruling.penalties == ("lose_point",)

@@ -334,6 +334,13 @@ def test_law_word_marker_is_printed_and_not_in_text():
     assert s.laws[0].text == "The deal passes to the left." and s.laws[0].heading == "LAWS OF WHIST."
 
 
+def test_a_sec_heading_word_is_printed_with_its_number_and_left_out_of_the_law_before():
+    text = "THE DEAL.\n\nSec. 12. The player who deals gives five cards.\n\nSec. 13. If a card be faced, the hand is void.\n"
+    s = seg_text(text)
+    assert numbers(s) == [12, 13] and [law.printed for law in s.laws] == ["Sec. 12.", "Sec. 13."]
+    assert s.laws[0].text == "The player who deals gives five cards."
+
+
 def test_restarted_numbering_gets_unique_ids_and_section_headings():
     text = "OF CUTTING.\n1. The lowest cuts.\n2. Ace is low.\nOF DEALING.\n1. The dealer deals.\n2. A misdeal.\n"
     s = seg_text(text)

@@ -184,6 +184,9 @@ class Extraction:
     en_forms: Mapping[str, str]
     config: ExtractionConfig = ExtractionConfig()
     references: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)  # game -> lang -> regexes
+    # game -> lang -> regexes of a penalty adopted from another law ("the penalty of Law 12", group 1 its number;
+    # no group: the law before, "les peines de l'article précédent")
+    penalty_references: Mapping[str, Mapping[str, tuple[str, ...]]] = field(default_factory=dict)
     hard_facts: frozenset[str] = frozenset()  # facts whose conflict means another situation (see Comparison)
     agree_facts: frozenset[str] = frozenset()  # facts that must agree for a link above the lowest band (Comparison)
     thesaurus: Mapping[str, Thesaurus] = field(default_factory=dict)  # lang -> the domain thesaurus (empty: none)
@@ -343,20 +346,23 @@ def _rules(entries: Sequence[Mapping], kind: str, where: str) -> tuple[PatternRu
 def _load(corpus_dir: str) -> Extraction:
     d = Path(corpus_dir)
     ann = d / "annotations"
-    events, references = {}, {}
+    events: dict[str, tuple[PatternRule, ...]] = {}
+    references: dict[str, dict[str, tuple[str, ...]]] = {}
+    penalty_refs: dict[str, dict[str, tuple[str, ...]]] = {}
     for p in sorted(ann.glob("extraction_*.toml")):
         game = p.stem.removeprefix("extraction_")
         if game == "conditions":
             continue
         data = _read_toml(p)
         events[game] = _rules(data.get("event", []), "event", str(p))
-        refs = data.get("references", {})
-        references[game] = {lang: tuple(refs.get(lang, ())) for lang in ("fr", "en")}
-        for rx in (*references[game]["fr"], *references[game]["en"]):
-            try:
-                re.compile(rx)
-            except re.error as e:
-                raise ExtractionError(f"{p}: references: {rx!r} is not a regular expression ({e})") from None
+        for key, table in (("references", references), ("penalty_references", penalty_refs)):
+            refs = data.get(key, {})
+            table[game] = {lang: tuple(refs.get(lang, ())) for lang in ("fr", "en")}
+            for rx in (*table[game]["fr"], *table[game]["en"]):
+                try:
+                    re.compile(rx)
+                except re.error as e:
+                    raise ExtractionError(f"{p}: {key}: {rx!r} is not a regular expression ({e})") from None
     cpath = ann / "extraction_conditions.toml"
     cdata = _read_toml(cpath) if cpath.exists() else {}
     conditions = _rules(cdata.get("condition", []), "condition", str(cpath))
@@ -374,6 +380,7 @@ def _load(corpus_dir: str) -> Extraction:
         conditions=conditions,
         en_forms=forms,
         references=references,
+        penalty_references=penalty_refs,
         hard_facts=hard,
         agree_facts=agree,
         thesaurus=_read_thesaurus(ann / "thesaurus.csv", forms),
@@ -588,7 +595,7 @@ def read_provisions(
     out = {law.id: read_provision(law, extraction, outs.get(law.id, ())) for law in laws}
     if leads:
         out = _with_lead_ins(laws, out, extraction, with_outcomes, leads)
-    return _with_references(laws, out, extraction)
+    return _ruling_by_reference(laws, _with_references(laws, out, extraction), extraction)
 
 
 def _with_lead_ins(
@@ -658,6 +665,44 @@ def _with_references(
             )
             if extra:
                 provisions[law.id] = Provision(p.law_id, tuple(sorted(p.events + extra)), p.conditions, p.outcomes)
+    return provisions
+
+
+_EXCEPTION = re.compile(r"\b(?:except|excepting|save|saving|unless|sauf|excepté|hormis)\b", re.IGNORECASE)
+
+
+def _ruling_by_reference(
+    laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction
+) -> dict[str, Provision]:
+    """A law that reads an irregularity and states no remedy of its own but adopts another law's ("under the penalty
+    of Law 12", "subject to the same penalty as in the preceding law", "sous les peines de l'article précédent")
+    takes that law's outcome terms, each marked with the law it comes from ("via law-12: ...")."""
+    numbered: dict[tuple[str, int], str] = {}
+    previous: dict[str, str] = {}
+    by_wit: dict[str, list[Law]] = {}
+    for law in laws:
+        by_wit.setdefault(law.witness_id, []).append(law)
+        if law.number is not None and not law.parent:
+            numbered.setdefault((law.witness_id, int(law.number)), law.id)
+    for group in by_wit.values():
+        tops = sorted((l for l in group if not l.parent), key=lambda l: l.order)
+        for x, y in zip(tops, tops[1:]):
+            previous[y.id] = x.id
+    for law in laws:
+        p = provisions[law.id]
+        if not p.events or p.outcomes:
+            continue
+        for rx in extraction.penalty_references.get(law.game, {}).get(law.lang, ()):
+            m = re.search(rx, law.text, re.IGNORECASE)
+            if m is None or _EXCEPTION.search(law.text[max(0, m.start() - 30) : m.start()]):
+                continue  # (none, or a reference by exception: "except as provided by Law 24")
+            source = numbered.get((law.witness_id, int(m.group(1)))) if m.lastindex else previous.get(law.id)
+            target = provisions.get(source) if source else None
+            if target is not None and target.law_id != law.id and target.outcomes:
+                via = target.law_id.rsplit(".", 1)[-1]
+                outcomes = tuple((t, f"via {via}: {words}") for t, words in target.outcomes)
+                provisions[law.id] = Provision(p.law_id, p.events, p.conditions, outcomes)
+                break
     return provisions
 
 

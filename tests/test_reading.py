@@ -810,7 +810,7 @@ def test_a_fixture_without_a_reading_gold_is_scored_on_its_links(tmp_path: Path)
 
     laws = [l for l in pipeline_laws(ROOT / "outputs" / "laws.csv") if l.witness_id == "en-003"]
     rows = evaluate_first_contact(laws, CORPUS, fc_dir=COMPOSED_DIR)
-    assert len(rows) == 32 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
+    assert len(rows) == 36 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
     assert all(r["first_contact"]["f1"] <= r["f1"] for r in rows)
 
 
@@ -1004,3 +1004,40 @@ def test_a_revoke_claimed_too_late_and_a_hand_forfeited_are_read():
     assert late.event == "fails_to_follow_suit" and late.ruling is not None and late.ruling.outcome == "claim_barred"
     thrown = table_reading(EC_EN, "Should a player throw down his cards and abandon the hand, the hand is forfeited.")
     assert thrown.event == "hand_abandoned" and thrown.ruling is not None and "hand_lost" in thrown.ruling.penalties
+
+
+@pytest.mark.parametrize(
+    ("text", "event", "outcome"),
+    [
+        (
+            "He who looks in the game of his adversary must play the coup with his cards exposed.",
+            "looks_at_adversary_cards",
+            None,
+        ),
+        (
+            "If a player gives the cards when it was not his turn, the coup is recommenced.",
+            "deal_out_of_turn",
+            "new_deal",
+        ),
+        ("If the pack is imperfect, the coup in which one perceives it is null.", "incorrect_pack", "new_deal"),
+        (
+            "If he who gives the cards turns up two or several cards instead of one, his adversary may recommence the coup.",
+            "several_cards_turned_for_trump",
+            "new_deal",
+        ),
+        (
+            "If the fault comes from the first to play himself, as when he has demanded two cards and discarded three, "
+            "he loses one point.",
+            "discard_error",
+            None,
+        ),
+    ],
+)
+def test_a_literal_translation_from_the_french_is_read_as_the_english_codes_are(text, event, outcome):
+    """ "The coup is null", "he who gives the cards", "the first to play": a translator's English keeps the French."""
+    r = table_reading(EC_EN, text)
+    assert r.event == event
+    assert outcome is None or outcome in {ru.outcome for _, ru in r.rulings()} | {
+        o for _, ru in r.rulings() for o in ru.options
+    }
+    assert "deal_stands" not in {ru.outcome for _, ru in r.rulings()}  # "the coup is" alone is not the coup standing

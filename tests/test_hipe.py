@@ -173,6 +173,16 @@ def test_long_s_other_readings_count_once_the_pattern_is_shown():
     assert _clean("The lame man let the tea go to the Irith title.", "en").text.startswith("The lame man let the tea")
 
 
+def test_long_s_reads_a_rarer_word_once_the_pattern_is_shown():
+    """An s-reading rarer than a known word (severally, zipf 2.2) counts once the text shows the long s; a right
+    word with an f is kept, and without the pattern the rare reading is never taken."""
+    text = "The firft and fecond of thefe Bills were feverally read a third time, and the fame day pafled."
+    out = _clean(text, "en").text
+    assert "were severally read" in out and "the same day passed" in out
+    assert "a third time" in out and "first and second" in out
+    assert "feverally" in _clean("The Bills were feverally read a third time.", "en").text
+
+
 def test_word_boundaries_lost_or_added_by_ocr():
     text = "the proprietor\nship of the paper was distribu.¬\nted in circ,umstances withthe greatest care befor the end"
     c = _clean(text, "en")

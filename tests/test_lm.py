@@ -65,6 +65,33 @@ def test_a_non_word_is_repaired_by_its_context(rep):
     assert lm.apply_verdicts(text, vs) == "He held the ordinary cards of the game in his hand."
 
 
+def test_a_word_joined_to_a_number_by_a_dash_is_judged(rep):
+    """A hyphen before a digit (OFrIces-44) makes no line-end fragment: the word is judged as any other; a
+    fragment with its hyphen kept (atten- tion) still is not."""
+    for text, want in (
+        ("He was told of it. OFrIces-44, Pall Mall, London.", "OFFICES-44"),
+        ("He paid the rent of the houfe-44 in the Strand.", "house-44"),
+        ("He paid the atten- tion due to the matter.", "atten- tion"),
+    ):
+        v = lm.voice_for(text, rep)
+        out = lm.apply_verdicts(text, [lm.decide(p, lm.LMConfig()) for p in lm.proposals(text, rep, v)])
+        assert want in out
+
+
+def test_a_repair_keeps_the_case_of_the_printed_word():
+    from pipeline.clean.tokens import case_like
+
+    # a capitals word with some letters read in lower case is written in capitals; Title case and a name with one
+    # inner capital (McLeod) or a misread capital H (IIe) keep their pattern
+    assert case_like("OFrIces", "offices") == "OFFICES"
+    assert (
+        case_like("Tbe", "the") == "The"
+        and case_like("IIe", "he") == "He"
+        and case_like("McLeod", "mcleod") == "Mcleod"
+    )
+    assert case_like("tbe", "the") == "the"
+
+
 def test_a_misread_name_gets_the_rare_word_one_cheap_confusion_away(rep):
     """Names are rare words, below the candidate index: a capitalised non-word one cheap OCR confusion from
     a word some lexicon knows (Fountainbridge, c read for e) is read as it, when the settings allow."""

@@ -44,6 +44,10 @@ class LongSConfig:
     # in a word this rare as printed (lame is no same) whose s-reading is evidence_gap commoner
     also_letters: str = "lt"
     also_max_zipf: float = 3.0
+    # an s-reading counts when a lexicon knows it this frequent (or it is a protected spelling): below the known
+    # word's zipf (word_min_zipf), as the rarer words of the period's prose are (feverally -> severally, zipf
+    # 2.2); the evidence needs evidence_gap over the printed word all the same
+    reading_min_zipf: float = 2.0
 
 
 def s_readings(w: str, max_fs: int, letters: str = "f") -> list[str]:
@@ -69,7 +73,7 @@ def s_reading(w: str, rep: Repairer, cfg: LongSConfig, letters: str = "f") -> tu
     best = max(
         ((r, rep.zipf_of(r.lower())) for r in s_readings(w, cfg.max_fs, letters)), key=lambda x: x[1], default=None
     )
-    if best is None or not rep.is_word(best[0]):
+    if best is None or not (best[1] >= cfg.reading_min_zipf or rep.protected(best[0].lower())):
         return None
     return best[0], best[1] - rep.zipf_of(lw)
 

@@ -36,10 +36,13 @@ def stripped_spans(split_re, text: str, edge: str, memo: dict) -> list[tuple[int
 
 
 def case_like(model: str, word: str) -> str:
-    """Give ``word`` the case pattern of ``model`` (lower, Title, UPPER)."""
+    """Give ``word`` the case pattern of ``model`` (lower, Title, UPPER; UPPER too when two or more letters after
+    the first are capitals)."""
     letters = [c for c in model if c.isalpha()]
     if len(letters) > 1 and all(c.isupper() for c in letters):
         return word.upper()
+    if sum(map(str.isupper, letters[1:])) >= 2:
+        return word.upper()  # (a capitals word some of whose letters OCR read in lower case: OFrIces)
     if letters and letters[0].isupper():
         return word[:1].upper() + word[1:]
     return word

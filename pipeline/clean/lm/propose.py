@@ -19,6 +19,9 @@ LM_TOKEN = regex.compile(r"(?:[\p{L}\p{M}\p{N}^*|$%»'’{}<>\\]|(?<=\p{L})[()](
 LM_TOKEN_SPLIT = regex.compile("(" + LM_TOKEN.pattern + ")")  # (the same tokens as one group, for a split)
 JUNK_CHARS = "^|*{}<>%$\\;"
 _JUNK_OR_BRACKET = frozenset(JUNK_CHARS + "()")  # (has_junk's first test, one set look-up per character)
+# a number of two digits or more after (before) a hyphen: the hyphen is a dash, not a word's (OFrIces-44)
+NUMBER_AFTER = regex.compile(r"\d\d")
+NUMBER_BEFORE = regex.compile(r"\d\d$")
 SPLIT_TAIL = regex.compile(r"\p{L}[-¬][ \t]*\n?[ \t]*$")  # before the second half of a word split at a kept hyphen
 
 
@@ -374,8 +377,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
                 continue
         tail = text[max(0, s - 8) : s]  # (SPLIT_TAIL needs a hyphen there: looked for first)
         if (
-            text[e : e + 1] in ("-", "¬")
-            or (s and text[s - 1] in "-¬")
+            (text[e : e + 1] in ("-", "¬") and not NUMBER_AFTER.match(text, e + 1))
+            or (s and text[s - 1] in "-¬" and not NUMBER_BEFORE.search(text, max(0, s - 3), s - 1))
             or (("-" in tail or "¬" in tail) and SPLIT_TAIL.search(text, max(0, s - 8), s))
         ) and not (
             cfg.compound_halves
@@ -384,7 +387,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             and joined_at != e
             and compound_half(text, toks, i, rep)
         ):
-            continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept)
+            continue  # half of a hyphenated word (a line-end fragment: atten- tion, with the hyphen kept; a dash
+            # joining it to a number of two digits or more, OFrIces-44, makes none: fee-1 may be one, 1 for d)
         junk = junk or odd_apostrophe  # (an apostrophe where no word has one)
         if not junk and not core_alpha:
             continue

@@ -1041,3 +1041,21 @@ def test_a_literal_translation_from_the_french_is_read_as_the_english_codes_are(
         o for _, ru in r.rulings() for o in ru.options
     }
     assert "deal_stands" not in {ru.outcome for _, ru in r.rulings()}  # "the coup is" alone is not the coup standing
+
+
+def test_an_imperfect_pack_of_too_many_cards_is_the_pack_and_a_short_talon_is_no_wrong_deal():
+    r = table_reading(
+        EC_EN, "Should the pack be found imperfect, that is, with too many or too few cards, the deal stands good."
+    )
+    assert r.event == "incorrect_pack"
+    r = table_reading(
+        EC_EN,
+        "If there are not enough cards left in the talon to give the pone all he has asked for, he takes what remains.",
+    )
+    assert r.event != "wrong_card_count"
+    r = table_reading(
+        EC_EN,
+        "A player who throws down his cards, without playing the hand out, loses as many points as his adversary "
+        "could have won had the hand been played.",
+    )
+    assert r.event == "hand_abandoned" and "hand_lost" in r.ruling.penalties

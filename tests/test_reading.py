@@ -810,7 +810,7 @@ def test_a_fixture_without_a_reading_gold_is_scored_on_its_links(tmp_path: Path)
 
     laws = [l for l in pipeline_laws(ROOT / "outputs" / "laws.csv") if l.witness_id == "en-003"]
     rows = evaluate_first_contact(laws, CORPUS, fc_dir=COMPOSED_DIR)
-    assert len(rows) == 36 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
+    assert len(rows) == 40 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
     assert all(r["first_contact"]["f1"] <= r["f1"] for r in rows)
 
 
@@ -1059,3 +1059,14 @@ def test_an_imperfect_pack_of_too_many_cards_is_the_pack_and_a_short_talon_is_no
         "could have won had the hand been played.",
     )
     assert r.event == "hand_abandoned" and "hand_lost" in r.ruling.penalties
+
+
+def test_looking_at_the_cards_discarded_and_at_the_cards_remaining_in_the_pack_is_looking_not_a_wrong_pack():
+    r = table_reading(
+        EC_EN,
+        "Any player who shall look at the cards which have been discarded, or at the cards remaining in the pack, "
+        "shall play out the hand with his own cards laid face upward upon the table.",
+    )
+    assert r.event == "looks_at_adversary_cards"
+    r = table_reading(EC_EN, "If a player lead a card when it is not his turn, the card may be taken back.")
+    assert r.event == "card_led_out_of_turn"

@@ -54,6 +54,7 @@ class ClauseCues:
     negated: re.Pattern[str]  # words of a condition that already state its exception
     elliptic: re.Pattern[str]  # a piece that names its case by contrast ("if after", "otherwise")
     exception: re.Pattern[str]  # a piece that states the exception to the case before
+    excepting: re.Pattern[str]  # the same words anywhere ("except as provided by Law 24": no reference adopted)
     contrast: tuple[tuple[str, str], ...]  # "after" -> "before" ...
     denial: str  # the alternation of the words that deny a remedy's words after them
 
@@ -79,6 +80,7 @@ def load_cues(corpus_dir: str = str(ROOT / "corpus")) -> ClauseCues:
             re.I,
         ),
         exception=re.compile(opener + rf"(?:{w['exception']})\b", re.I),
+        excepting=re.compile(rf"\b(?:{w['exception']})\b", re.I),
         contrast=tuple(d.get("contrast", {}).items()),
         denial=w["denial"],
     )

@@ -39,15 +39,17 @@ def law(witness: str, n: int, text: str) -> Law:
     )
 
 
-NEW_CODE = (
-    law("en-900", 1, "If a card be found faced in the pack during the deal, there must be a new deal."),
-    law(
-        "en-900",
-        2,
-        "If either player deal out of turn, and the error be found before the trump is turned, a new deal may be called for.",
-    ),
-    law("en-900", 3, "The game is five points."),
-    law("en-900", 4, "The players are gentlemen of the club."),
+def code(witness: str, *texts: str, lang: str = "en") -> tuple[Law, ...]:
+    """The laws of a code of ``witness``, numbered from 1 in the order given."""
+    return tuple(replace(law(witness, n, text), lang=lang) for n, text in enumerate(texts, 1))
+
+
+NEW_CODE = code(
+    "en-900",
+    "If a card be found faced in the pack during the deal, there must be a new deal.",
+    "If either player deal out of turn, and the error be found before the trump is turned, a new deal may be called for.",
+    "The game is five points.",
+    "The players are gentlemen of the club.",
 )
 
 
@@ -223,23 +225,19 @@ def test_a_remedy_reads_its_facts_through_the_readings_condition_names_and_other
 def test_a_law_adopting_another_laws_penalty_gets_that_ruling_and_a_reference_by_exception_does_not():
     """ "Subject to the penalty of Law 1", "the same penalty as in the preceding law", "les peines de l'article
     précédent": the law's row carries the penalties of the law it names; "except as provided by Law 1" adopts none."""
-    en = (
-        law("en-901", 1, "A player found with six cards loses one point and cannot mark the king that hand."),
-        law("en-901", 2, "If the dealer expose a card of his adversary, the adversary may claim a fresh deal."),
-        law(
-            "en-901",
-            3,
-            "A player who plays with more than five cards after the discard is subject to the penalty of Law 1.",
-        ),
-        law("en-901", 4, "If a player looks at the discard, he incurs the same penalty as in the preceding law."),
-        law("en-901", 5, "A player who plays with seven cards, except as provided by Law 1, is at fault."),
+    en = code(
+        "en-901",
+        "A player found with six cards loses one point and cannot mark the king that hand.",
+        "If the dealer expose a card of his adversary, the adversary may claim a fresh deal.",
+        "A player who plays with more than five cards after the discard is subject to the penalty of Law 1.",
+        "If a player looks at the discard, he incurs the same penalty as in the preceding law.",
+        "A player who plays with seven cards, except as provided by Law 1, is at fault.",
     )
-    fr = tuple(
-        replace(x, lang="fr")
-        for x in (
-            law("fr-901", 1, "Celui qui joue avec six cartes perd un point."),
-            law("fr-901", 2, "Celui qui regarde l'écart de son adversaire encourt les peines de l'article précédent."),
-        )
+    fr = code(
+        "fr-901",
+        "Celui qui joue avec six cartes perd un point.",
+        "Celui qui regarde l'écart de son adversaire encourt les peines de l'article précédent.",
+        lang="fr",
     )
     res = resources()
     got = {a.law_id: a for a in extract_annotations(en + fr, res, CORPUS, reference_laws())}

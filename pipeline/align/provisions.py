@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Mapping, Sequence
 
 from .. import textnorm
+from ..cases import load_cues
 from ..errors import PipelineError
 from ..model import Law
 from .lemmas import en_stem, fr_er_infinitives
@@ -625,6 +626,19 @@ def _with_lead_ins(
     return provisions
 
 
+def _previous_laws(laws: Sequence[Law], tops_only: bool = False) -> dict[str, str]:
+    """The id of the law printed before each law of its witness (by order; ``tops_only``: among laws, not clauses)."""
+    by_wit: dict[str, list[Law]] = {}
+    for law in laws:
+        if not (tops_only and law.parent):
+            by_wit.setdefault(law.witness_id, []).append(law)
+    previous: dict[str, str] = {}
+    for group in by_wit.values():
+        group = sorted(group, key=lambda l: l.order)
+        previous.update((y.id, x.id) for x, y in zip(group, group[1:]))
+    return previous
+
+
 def _with_references(
     laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction
 ) -> dict[str, Provision]:
@@ -632,14 +646,7 @@ def _with_references(
     events of that law (at ``reference_weight`` of their weight); so does a law whose only events refer back (the
     claim not made in time) on the events of the law before it."""
     back = {r.label for rules in extraction.events.values() for r in rules if r.refers_back}
-    by_wit: dict[str, list[Law]] = {}
-    for law in laws:
-        by_wit.setdefault(law.witness_id, []).append(law)
-    previous: dict[str, str] = {}
-    for group in by_wit.values():
-        group = sorted(group, key=lambda l: l.order)
-        for x, y in zip(group, group[1:]):
-            previous[y.id] = x.id
+    previous = _previous_laws(laws)
     for law in laws:
         targets = []
         for rx in extraction.references.get(law.game, {}).get(law.lang, ()):
@@ -668,33 +675,25 @@ def _with_references(
     return provisions
 
 
-_EXCEPTION = re.compile(r"\b(?:except|excepting|save|saving|unless|sauf|excepté|hormis)\b", re.IGNORECASE)
-
-
 def _ruling_by_reference(
     laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction
 ) -> dict[str, Provision]:
     """A law that reads an irregularity and states no remedy of its own but adopts another law's ("under the penalty
     of Law 12", "subject to the same penalty as in the preceding law", "sous les peines de l'article précédent")
     takes that law's outcome terms, each marked with the law it comes from ("via law-12: ...")."""
+    excepting = load_cues().excepting  # (the words of an exception: clauses.toml)
     numbered: dict[tuple[str, int], str] = {}
-    previous: dict[str, str] = {}
-    by_wit: dict[str, list[Law]] = {}
     for law in laws:
-        by_wit.setdefault(law.witness_id, []).append(law)
         if law.number is not None and not law.parent:
             numbered.setdefault((law.witness_id, int(law.number)), law.id)
-    for group in by_wit.values():
-        tops = sorted((l for l in group if not l.parent), key=lambda l: l.order)
-        for x, y in zip(tops, tops[1:]):
-            previous[y.id] = x.id
+    previous = _previous_laws(laws, tops_only=True)
     for law in laws:
         p = provisions[law.id]
         if not p.events or p.outcomes:
             continue
         for rx in extraction.penalty_references.get(law.game, {}).get(law.lang, ()):
             m = re.search(rx, law.text, re.IGNORECASE)
-            if m is None or _EXCEPTION.search(law.text[max(0, m.start() - 30) : m.start()]):
+            if m is None or excepting.search(law.text[max(0, m.start() - 30) : m.start()]):
                 continue  # (none, or a reference by exception: "except as provided by Law 24")
             source = numbered.get((law.witness_id, int(m.group(1)))) if m.lastindex else previous.get(law.id)
             target = provisions.get(source) if source else None

@@ -47,9 +47,11 @@ def resources_version(corpus_dir: Path) -> str:
     files = [
         p
         for p in corpus_dir.rglob("*")
-        if p.is_file() and "raw" not in p.relative_to(corpus_dir).parts and not _is_stray(p, corpus_dir)
+        if p.is_file()
+        and p.name != "witnesses.toml"
+        and "raw" not in p.relative_to(corpus_dir).parts
+        and not _is_stray(p, corpus_dir)
     ]
-    files = [p for p in files if p.name != "witnesses.toml"]
     return _hash_files(files, corpus_dir)[:16]
 
 

@@ -248,3 +248,49 @@ def test_a_law_adopting_another_laws_penalty_gets_that_ruling_and_a_reference_by
     assert got["ecarte.en-901.law-2"].ruling == Ruling("new_deal")  # a law with a remedy of its own keeps it
     assert got["ecarte.en-901.law-5"].ruling is None or not got["ecarte.en-901.law-5"].ruling.penalties
     assert got["ecarte.fr-901.law-2"].ruling.penalties == ("lose_point",)
+
+
+def test_a_code_in_roman_numerals_adopts_the_penalty_of_the_rule_it_names():
+    """ "Under the penalty provided in Rule I": a reference printed in Roman numerals adopts that rule's penalties as
+    one in Arabic numerals does."""
+    en = code(
+        "en-902",
+        "A player found with six cards loses one point and cannot mark the king that hand.",
+        "Neither player may look at the cards discarded, under the penalty provided in Rule I.",
+    )
+    got = {a.law_id: a for a in extract_annotations(en, resources(), CORPUS, reference_laws())}
+    assert got["ecarte.en-902.law-2"].event == "looks_at_adversary_cards"
+    assert got["ecarte.en-902.law-2"].ruling.penalties == ("lose_point", "king_not_scored")
+
+
+def test_a_law_opening_on_such_an_error_rules_on_the_case_of_the_law_before_it():
+    """ "If such an error ... be not discovered until after ...": the law names no irregularity of its own and takes
+    that of the law printed before it (marked via that law); a law that opens otherwise takes nothing."""
+    from pipeline.align.provisions import read_provisions
+
+    en = code(
+        "en-903",
+        "If the dealer give his adversary more cards in the discard than he asked for, the error may be rectified.",
+        "If such an error be not discovered until after the dealer has seen his cards, the adversary may claim a new deal.",
+        "The game is five points.",
+    )
+    read = read_provisions(list(en))
+    second = read["ecarte.en-903.law-2"]
+    assert second.event_ids == {"wrong_card_count"}
+    assert all(words.startswith("via law-1") for _e, _w, words in second.events)
+    assert read["ecarte.en-903.law-3"].event_ids == {"game_points"}  # (nothing of law 2's)
+
+
+def test_a_cut_lifting_more_than_one_card_is_the_cut_not_the_turn_up():
+    """ "If he lift and show more than one card, he must abide by the lowest": two cards shown in cutting, not
+    several cards turned up for trump; "fail to do so" after the duty to show one's cut is the cut not shown."""
+    from pipeline.align.provisions import read_provisions
+
+    (one,) = code(
+        "en-904",
+        "Each player must show his adversary the card he has cut; if he fail to do so, he loses the deal. If he lift "
+        "and show more than one card, he must abide by the lowest card so shown.",
+    )
+    p = read_provisions([one])[one.id]
+    assert p.event_ids == {"cut_exposes_two_cards", "cut_not_shown"}
+    assert {t for t, _ in p.outcomes} == {"lose_deal", "take_lowest"}

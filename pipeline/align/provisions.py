@@ -27,6 +27,7 @@ from .. import textnorm
 from ..cases import load_cues
 from ..errors import PipelineError
 from ..model import Law
+from ..segment.markers import roman_value
 from .lemmas import en_stem, fr_er_infinitives
 
 ROOT = Path(__file__).resolve().parent.parent.parent
@@ -643,14 +644,18 @@ def _with_references(
     laws: Sequence[Law], provisions: dict[str, Provision], extraction: Extraction
 ) -> dict[str, Provision]:
     """A law naming the offence of another law of its witness ("any offence mentioned in 37 f") also rules on the
-    events of that law (at ``reference_weight`` of their weight); so does a law whose only events refer back (the
-    claim not made in time) on the events of the law before it."""
+    events of that law (at ``reference_weight`` of their weight); so do a law that opens on the case of the law
+    before it ("If such an error ...": a reference pattern with no group) and a law whose only events refer back
+    (the claim not made in time), on the events of the law before it."""
     back = {r.label for rules in extraction.events.values() for r in rules if r.refers_back}
     previous = _previous_laws(laws)
     for law in laws:
         targets = []
         for rx in extraction.references.get(law.game, {}).get(law.lang, ()):
             for m in re.finditer(rx, law.text, re.IGNORECASE):
+                if not m.lastindex:
+                    targets.append(provisions.get(previous[law.id]) if law.id in previous else None)
+                    continue
                 base = f"{law.game}.{law.witness_id}.law-{int(m.group(1))}"
                 targets.append(
                     provisions.get(
@@ -695,7 +700,7 @@ def _ruling_by_reference(
             m = re.search(rx, law.text, re.IGNORECASE)
             if m is None or excepting.search(law.text[max(0, m.start() - 30) : m.start()]):
                 continue  # (none, or a reference by exception: "except as provided by Law 24")
-            source = numbered.get((law.witness_id, int(m.group(1)))) if m.lastindex else previous.get(law.id)
+            source = numbered.get((law.witness_id, _law_number(m.group(1)))) if m.lastindex else previous.get(law.id)
             target = provisions.get(source) if source else None
             if target is not None and target.law_id != law.id and target.outcomes:
                 via = target.law_id.rsplit(".", 1)[-1]
@@ -703,6 +708,12 @@ def _ruling_by_reference(
                 provisions[law.id] = Provision(p.law_id, p.events, p.conditions, outcomes)
                 break
     return provisions
+
+
+def _law_number(printed: str) -> int:
+    """The number of a law named in a reference, printed in Arabic or Roman numerals ("Law 12", "Rule XL"); 0 when
+    neither."""
+    return int(printed) if printed.isdigit() else roman_value(printed) or 0
 
 
 def compare(

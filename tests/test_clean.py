@@ -601,6 +601,28 @@ def test_rare_word_printed_once_near_a_word_the_witness_prints_often(fr):
     assert "des cartels de la drogue" in run("Il parle des cartels de la drogue dans son livre.", fr).text
 
 
+def test_a_word_printed_once_in_another_form_of_a_word_the_witness_prints_often_stays(en):
+    """ "the twos, threes, fours": a rare word that is a frequent word of the witness with an ending (threes /
+    three, discards / discard) is another form of it, not a misprint of it."""
+    filler = (
+        "The dealer gives three cards and then two, or two and then three. Each player may discard three cards. "
+        "The discard is made face downward, and no player may look at the discard. "
+    ) * 8
+    t = run(filler + "The twos, threes and fours are taken out. The dealer discards last.", en, "en").text
+    assert "twos, threes and fours" in t and "dealer discards last" in t
+
+
+def test_a_catch_word_before_a_dash_keeps_its_stop_and_dash(en):
+    """ "12. Exposed card.— If ...": a side note printed as a catch-word and a dash at the head of a law is
+    punctuation, not a damaged word for the witness's phrases to read."""
+    laws = "".join(
+        f"{n}. The cards.— If the cards be dealt wrongly, the cards are dealt again; the cards stay with the dealer.\n"
+        for n in range(1, 9)
+    )
+    t = run(laws + "9. The deal.— The pone cuts the cards.\n", en, "en").text
+    assert t.count("The cards.— If") == 8 and "The deal.— The pone cuts" in t
+
+
 def test_lone_full_stop_after_a_colon_is_a_speck(fr):
     t = run("Elles ont tort : . un joueur peu délicat pourrait tricher.", fr).text
     assert "tort : un joueur" in t

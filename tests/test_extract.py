@@ -294,3 +294,20 @@ def test_a_cut_lifting_more_than_one_card_is_the_cut_not_the_turn_up():
     p = read_provisions([one])[one.id]
     assert p.event_ids == {"cut_exposes_two_cards", "cut_not_shown"}
     assert {t for t, _ in p.outcomes} == {"lose_deal", "take_lowest"}
+
+
+def test_a_dropped_card_not_held_played_is_taken_back_and_a_card_not_played_to_is_not():
+    """ "A card let fall ... is not played" rules that the card goes back to the hand; "if it is not played to" is a
+    condition of the lead, not that ruling; "his own cards faced upon the table" is playing the hand exposed."""
+    from pipeline.align.provisions import read_provisions
+
+    a, b, c = code(
+        "en-905",
+        "A card let fall on the table by accident is not played, unless it partly covers a card of the adversary.",
+        "If a card is led out of turn, the adversary may let it stand if it is not played to.",
+        "A player who looks at the discard must play out the hand with his own cards faced upon the table.",
+    )
+    read = read_provisions([a, b, c])
+    assert "take_back_card" in {t for t, _ in read[a.id].outcomes}
+    assert "take_back_card" not in {t for t, _ in read[b.id].outcomes}
+    assert {t for t, _ in read[c.id].outcomes} == {"play_hand_exposed"}

@@ -298,6 +298,9 @@ class CleanConfig:
     witness_often: int = 6  # witness text: a rare word printed once, one edit (cost <= witness_max_cost) from a word
     witness_rare_zipf: float = 3.5  # the witness prints this often, is that word (0: off)
     witness_max_cost: float = 1.2
+    # ... never the word's own inflection: a rare word that is the witness's word plus one of these endings, or the
+    # other way round (threes / three, discards / discard, donnée / donné), is another form, not a misprint
+    witness_inflections: tuple[str, ...] = ("s", "es", "d", "ed", "e", "x")
     determiner_participle: bool = (
         True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)
     )

@@ -24,6 +24,12 @@ if TYPE_CHECKING:
     from .repairer import Repairer
 
 
+def inflection_of(a: str, b: str, endings: tuple[str, ...]) -> bool:
+    """Whether one of the words ``a`` and ``b`` is the other with one of ``endings`` added (three / threes)."""
+    short, long = (a, b) if len(a) <= len(b) else (b, a)
+    return long.startswith(short) and long[len(short) :] in endings
+
+
 @dataclass(frozen=True)
 class Decision:
     after: str
@@ -155,7 +161,10 @@ class Decider:
             near = [
                 (w, c)
                 for w, c in self.local_candidates(tok, ctx)
-                if c <= cfg.witness_max_cost and ctx.doc.get(w, 0) >= cfg.witness_often and len(w) >= 4
+                if c <= cfg.witness_max_cost
+                and ctx.doc.get(w, 0) >= cfg.witness_often
+                and len(w) >= 4
+                and not inflection_of(lw, w, cfg.witness_inflections)
             ]
             if len(near) == 1:
                 w, c = near[0]

@@ -234,6 +234,22 @@ def read_gold_full(path: Path) -> tuple[str, str, str, set[tuple[str, str]], set
     return game, wa, wb, sure, possible, none
 
 
+CLAUSE_ID = re.compile(r"(.+\.law-\d+[a-z]?)\.[a-z0-9]+")  # a clause's id: its law's id and the clause's letter
+
+
+def lifted(pair: tuple[str, str], gold: set) -> tuple[str, str]:
+    """``pair`` with each clause of a law whose clauses the gold does not name read as its law: a gold written law
+    by law ("21,13,sure") is met by a link of law 21's clause (a) as by one of law 21."""
+    named = {x for p in gold for x in p}
+    split = {m.group(1) for x in named if (m := CLAUSE_ID.fullmatch(x))}  # (laws the gold reads clause by clause)
+
+    def up(lid: str) -> str:
+        m = CLAUSE_ID.fullmatch(lid)
+        return m.group(1) if m and m.group(1) not in split else lid
+
+    return up(pair[0]), up(pair[1])
+
+
 def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: set) -> dict:
     def wit(lid: str) -> str:
         return lid.split(".")[1]
@@ -241,7 +257,7 @@ def score_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
     pred = set()
     for l in links:
         if {wit(l.a), wit(l.b)} == {wa, wb}:
-            pred.add((l.a, l.b) if wit(l.a) == wa else (l.b, l.a))
+            pred.add(lifted((l.a, l.b) if wit(l.a) == wa else (l.b, l.a), sure | possible))
     tp = pred & sure
     fp = pred - sure - possible
     fn = sure - pred
@@ -277,7 +293,7 @@ def band_counts(links: Iterable[Link], wa: str, wb: str, sure: set, possible: se
     for l in links:
         if {l.a.split(".")[1], l.b.split(".")[1]} != {wa, wb}:
             continue
-        pair = (l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a)
+        pair = lifted((l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a), sure | possible)
         c = out.setdefault(getattr(l, "band", "") or "-", {"tp": 0, "possible": 0, "fp": 0})
         c["tp" if pair in sure else "possible" if pair in possible else "fp"] += 1
     return out
@@ -289,7 +305,7 @@ def scored_links(links: Iterable[Link], wa: str, wb: str, sure: set, possible: s
     for l in links:
         if {l.a.split(".")[1], l.b.split(".")[1]} != {wa, wb}:
             continue
-        pair = (l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a)
+        pair = lifted((l.a, l.b) if l.a.split(".")[1] == wa else (l.b, l.a), sure | possible)
         out.append([l.score, l.band, "tp" if pair in sure else "possible" if pair in possible else "fp"])
     return sorted(out)
 

@@ -623,6 +623,22 @@ def test_a_catch_word_before_a_dash_keeps_its_stop_and_dash(en):
     assert t.count("The cards.— If") == 8 and "The deal.— The pone cuts" in t
 
 
+def test_a_transcription_keeps_its_known_words_and_flags_the_repair_it_would_make(en):
+    """A transcription (typed from the page) says "nor be taken up again" as printed: the word is a known word, so
+    the change a language model would make (nor -> not) is a flag with its evidence, not a correction; its
+    non-words (dcaler, cnrds) are still repaired."""
+    text = (
+        "28. The cards discarded must be placed apart, face downward, and must not be mixed with the stock, "
+        "nor be taken up again. The dcaler deals the cnrds again.\n"
+    )
+    w = Witness(id="t", file="-", game="ecarte", lang="en", kind="transcription", title="t")
+    c = clean(WitnessText(w, text), en, CleanConfig())
+    assert "stock, nor be taken up" in c.text and "The dealer deals the cards" in c.text
+    assert all(k.kind != "real_word" for k in c.corrections)
+    kept = [f for f in c.flags if f.text == "nor"]
+    assert kept and "kept as transcribed" in kept[0].reason and kept[0].candidates[0] == "not"
+
+
 def test_lone_full_stop_after_a_colon_is_a_speck(fr):
     t = run("Elles ont tort : . un joueur peu délicat pourrait tricher.", fr).text
     assert "tort : un joueur" in t

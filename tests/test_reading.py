@@ -810,7 +810,7 @@ def test_a_fixture_without_a_reading_gold_is_scored_on_its_links(tmp_path: Path)
 
     laws = [l for l in pipeline_laws(ROOT / "outputs" / "laws.csv") if l.witness_id == "en-003"]
     rows = evaluate_first_contact(laws, CORPUS, fc_dir=COMPOSED_DIR)
-    assert len(rows) == 48 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
+    assert len(rows) == 54 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
     assert all(r["first_contact"]["f1"] <= r["f1"] for r in rows)
 
 
@@ -1070,3 +1070,39 @@ def test_looking_at_the_cards_discarded_and_at_the_cards_remaining_in_the_pack_i
     assert r.event == "looks_at_adversary_cards"
     r = table_reading(EC_EN, "If a player lead a card when it is not his turn, the card may be taken back.")
     assert r.event == "card_led_out_of_turn"
+
+
+@pytest.mark.parametrize(
+    "text, event",
+    [
+        (
+            "A player who, being able to win a trick, fails to do so, is subject to the penalty of Law 3.",
+            "fails_to_follow_suit",
+        ),
+        ("A player who plays to a trick while holding six cards loses one point.", "plays_with_too_many_cards"),
+        (
+            "Should the dealer depart from the order he has chosen, the non-dealer may claim a new deal.",
+            "dealt_irregularly",
+        ),
+        (
+            "If a player look at any card of the discard, he must play out the hand with his cards exposed.",
+            "looks_at_adversary_cards",
+        ),
+    ],
+)
+def test_the_irregularity_is_read_in_a_paraphrase_of_its_case(ex, text, event):
+    """Each case said another way than the codes the patterns were first written on: the event is the case's own,
+    and only it (playing holding six cards is not a wrong number dealt)."""
+    assert read_provision(law(EC_EN, 1, text), ex).event_ids == {event}
+
+
+def test_a_gold_written_law_by_law_is_met_by_a_link_of_one_of_the_laws_clauses():
+    """ "21,13,sure" names law 21: a link of its clause (a) scores as law 21's; a gold that names the clause itself
+    keeps the clause (no credit for a link of another clause)."""
+    from measure.evaluate_align import lifted
+
+    law_gold = {("ecarte.en-995.law-21", "ecarte.en-003.law-13")}
+    clause_gold = {("ecarte.en-995.law-21.b", "ecarte.en-003.law-13")}
+    link = ("ecarte.en-995.law-21.a", "ecarte.en-003.law-13")
+    assert lifted(link, law_gold) in law_gold
+    assert lifted(link, clause_gold) == link and link not in clause_gold

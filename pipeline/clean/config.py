@@ -298,8 +298,11 @@ class CleanConfig:
     witness_often: int = 6  # witness text: a rare word printed once, one edit (cost <= witness_max_cost) from a word
     witness_rare_zipf: float = 3.5  # the witness prints this often, is that word (0: off)
     witness_max_cost: float = 1.2
-    # ... never the word's own inflection: a rare word that is the witness's word plus one of these endings, or the
-    # other way round (threes / three, discards / discard, donnée / donné), is another form, not a misprint
+    # a transcription (witness kind "transcription": typed by a person from the page) keeps the words the lexicon
+    # knows: a change of one into another is flagged with its evidence instead (pipeline.clean.guards)
+    transcription_keeps_known_words: bool = True
+    # ... never another form of the same word: a rare word and the witness's word that are one stem with or without
+    # one of these endings (threes / three, exposes / exposed, donnée / donné) are two forms, not a misprint
     witness_inflections: tuple[str, ...] = ("s", "es", "d", "ed", "e", "x")
     determiner_participle: bool = (
         True  # French witness text: "la donné" -> "la donne" (see _determiner_participle_pass)

@@ -25,9 +25,13 @@ if TYPE_CHECKING:
 
 
 def inflection_of(a: str, b: str, endings: tuple[str, ...]) -> bool:
-    """Whether one of the words ``a`` and ``b`` is the other with one of ``endings`` added (three / threes)."""
-    short, long = (a, b) if len(a) <= len(b) else (b, a)
-    return long.startswith(short) and long[len(short) :] in endings
+    """Whether the words ``a`` and ``b`` are forms of one stem: each is the stem or the stem with one of
+    ``endings`` (three / threes, exposes / exposed)."""
+
+    def stems(w: str) -> set[str]:
+        return {w} | {w[: -len(e)] for e in endings if len(w) > len(e) + 1 and w.endswith(e)}
+
+    return a != b and bool(stems(a) & stems(b))
 
 
 @dataclass(frozen=True)

@@ -11,6 +11,10 @@
   stop, leave it to the repair; after a title (Mr. HorroN) whatever its shape.  Only a repair the language
   model vouches for (a gain of at least ``LMConfig.name_vouch_gain``: *Cavernment* -> *Government*) passes.
 * A number whose zeros or ones OCR read as letters (``£2OO``): never repaired into a word (*too*).
+* In a transcription (a text a person typed from the page: witness kind ``transcription``), a word the lexicon
+  knows: the transcriber read it there, so a change into another known word (*nor* -> *not*, *if* -> *is*,
+  *packet* -> *pocket*) is flagged with its evidence, not made (:func:`known_words_kept`,
+  ``CleanConfig.transcription_keeps_known_words``).  Non-words (typos) are still repaired.
 """
 
 from __future__ import annotations
@@ -127,3 +131,23 @@ def cut_off_flag(text: str, rep: Repairer) -> FlagSpec | None:
         0.0,
         f"the text ends here, inside or after {w!r} (no closing punctuation): a word cut off is not completed",
     )
+
+
+def known_words_kept(text: str, r: PassResult) -> PassResult:
+    """``r`` with each change of a known word into another (kind ``real_word``) turned into a flag on the word,
+    its evidence kept: what a transcription gets instead of the change."""
+    known = [e for e in r.edits if e.kind == "real_word"]
+    if not known:
+        return r
+    flags = [
+        (
+            e.start,
+            e.end,
+            text[e.start : e.end],
+            (e.after, *e.candidates[1:]),
+            e.confidence,
+            f"kept as transcribed (a known word); the repair would read {e.after!r}: {e.evidence}",
+        )
+        for e in known
+    ]
+    return PassResult([e for e in r.edits if e.kind != "real_word"], [*r.flags, *flags], r.regs, r.breaks)

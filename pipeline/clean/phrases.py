@@ -23,7 +23,7 @@ if TYPE_CHECKING:
 
 PRINTED_TOKEN = regex.compile(r"\S+")
 PRINTED_SPLIT = regex.compile(r"(\S+)")
-EDGE_PUNCT = '.,;:!?"«»“”()[]—–'  # (a dash after a word, "Exposed card.—", is punctuation)
+EDGE_PUNCT = '.,;:!?"«»“”()[]—–*†‡'  # (a dash after a word, "Exposed card.—", and a footnote's mark are punctuation)
 PHRASE_WORD = regex.compile(r"[\p{L}][\p{L}'’]*")
 
 

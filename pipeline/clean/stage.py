@@ -18,7 +18,7 @@ from typing import Callable
 from ..model import Cleaned, Flag, PageBreak, Regularisation, Witness, WitnessText, offset_maps
 from .config import CleanConfig
 from .edits import EditBuffer
-from .guards import cut_off_flag, guarded
+from .guards import cut_off_flag, guarded, known_words_kept
 from .layout import PendingBreak, form_feed_breaks
 from .memo import fewer_collections
 from .passes import FlagSpec, Pass, PassContext, PassResult, RegSpec
@@ -71,7 +71,10 @@ def _run(
     config: CleanConfig,
     passes: tuple[Pass, ...] = REGISTRY,
     on_pass: Callable[[str], None] | None = None,
+    keep_known_words: bool = False,
 ) -> _Run:
+    """The passes over ``raw``; ``keep_known_words``: a transcription's known words are flagged, not changed
+    (:func:`pipeline.clean.guards.known_words_kept`)."""
     buf = EditBuffer(raw)
     ctx = PassContext(config, resources.lang, resources.lexdata, resources.repairer(config), buf)
     breaks: list[PendingBreak] = []
@@ -85,6 +88,8 @@ def _run(
             continue
         for _round in range(p.n_rounds(config)):
             r = guarded(buf.text, p.run(buf.text, ctx), not resources.lexdata.domain)  # (see pipeline.clean.guards)
+            if keep_known_words:
+                r = known_words_kept(buf.text, r)
             log.append(_logged(p, buf, r))
             breaks.extend(r.breaks)
             buf.apply(r.edits)
@@ -157,7 +162,8 @@ def clean_explained(
     with each pass's name before it runs: a progress display; ``passes``: these of the registry only)."""
     raw = text.raw
     with fewer_collections():  # (speed only: the cyclic collector's thresholds, see pipeline.clean.memo)
-        run = _run(raw, resources, config, passes, on_pass=on_pass)
+        keep = config.transcription_keeps_known_words and text.witness.kind == "transcription"
+        run = _run(raw, resources, config, passes, on_pass=on_pass, keep_known_words=keep)
     corrections = tuple(run.buf.corrections)
     _, raw_to_clean = offset_maps(raw, corrections)
     breaks = tuple(

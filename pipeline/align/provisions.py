@@ -656,7 +656,7 @@ def _with_references(
                 if not m.lastindex:
                     targets.append(provisions.get(previous[law.id]) if law.id in previous else None)
                     continue
-                base = f"{law.game}.{law.witness_id}.law-{int(m.group(1))}"
+                base = f"{law.game}.{law.witness_id}.law-{_law_number(m.group(1))}"
                 targets.append(
                     provisions.get(
                         f"{base}.{m.group(2).lower()}" if m.lastindex and m.lastindex >= 2 and m.group(2) else base
@@ -687,10 +687,6 @@ def _ruling_by_reference(
     of Law 12", "subject to the same penalty as in the preceding law", "sous les peines de l'article précédent")
     takes that law's outcome terms, each marked with the law it comes from ("via law-12: ...")."""
     excepting = load_cues().excepting  # (the words of an exception: clauses.toml)
-    numbered: dict[tuple[str, int], str] = {}
-    for law in laws:
-        if law.number is not None and not law.parent:
-            numbered.setdefault((law.witness_id, int(law.number)), law.id)
     previous = _previous_laws(laws, tops_only=True)
     for law in laws:
         p = provisions[law.id]
@@ -700,7 +696,9 @@ def _ruling_by_reference(
             m = re.search(rx, law.text, re.IGNORECASE)
             if m is None or excepting.search(law.text[max(0, m.start() - 30) : m.start()]):
                 continue  # (none, or a reference by exception: "except as provided by Law 24")
-            source = numbered.get((law.witness_id, _law_number(m.group(1)))) if m.lastindex else previous.get(law.id)
+            source = (
+                f"{law.game}.{law.witness_id}.law-{_law_number(m.group(1))}" if m.lastindex else previous.get(law.id)
+            )
             target = provisions.get(source) if source else None
             if target is not None and target.law_id != law.id and target.outcomes:
                 via = target.law_id.rsplit(".", 1)[-1]

@@ -139,6 +139,7 @@ def known_words_kept(text: str, r: PassResult) -> PassResult:
     known = [e for e in r.edits if e.kind == "real_word"]
     if not known:
         return r
+    kept = [e for e in r.edits if e.kind != "real_word"]
     flags = [
         (
             e.start,
@@ -150,4 +151,4 @@ def known_words_kept(text: str, r: PassResult) -> PassResult:
         )
         for e in known
     ]
-    return PassResult([e for e in r.edits if e.kind != "real_word"], [*r.flags, *flags], r.regs, r.breaks)
+    return PassResult(kept, [*r.flags, *flags], r.regs, r.breaks)

@@ -85,7 +85,10 @@ def probe_lines(probes: dict) -> list[str]:
         "| probe | sentences | right at first contact | right now |",
         "|---|---|---|---|",
     ]
-    for name, p in probes.items():
+    # (in the order they were written: the JSON keeps its keys sorted as text, "10" before "2")
+    for name, p in sorted(
+        probes.items(), key=lambda kv: (not kv[0].isdigit(), int(kv[0]) if kv[0].isdigit() else 0, kv[0])
+    ):
         first = (p.get("first_contact") or {}).get("right", "–")
         out.append(
             f"| {name} | {p['sentences']} | **{first} of {p['sentences']}** | {p['right']} of {p['sentences']} |"

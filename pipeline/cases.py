@@ -97,16 +97,36 @@ def pieces(text: str) -> list[str]:
 
 
 def stated_facts(
-    piece: str, conditions: Sequence[tuple[str, str, str]], domains: Mapping[str, tuple[str, ...]]
+    piece: str,
+    conditions: Sequence[tuple[str, str, str]],
+    domains: Mapping[str, tuple[str, ...]],
+    remedies: Sequence[str] = (),
 ) -> dict[str, set[str]]:
     """The values of the event's facts a text states (``conditions``: (fact, value, words) of its reading): a
     condition after "unless" reads as the other values of its fact, except after a denied remedy ("is not treated
-    as played unless it lies partly over ...": the remedy holds only in the case named)."""
-    return _piece_facts(piece, conditions, domains)[0]
+    as played unless it lies partly over ...": the remedy holds only in the case named).  ``remedies``: the words
+    the law's remedies were read in; a denial inside one of them is that remedy's own ("shall not be deemed played",
+    read as the card taken back), so "unless" then names the case it does not cover, as after any remedy."""
+    return _piece_facts(piece, conditions, domains, remedies)[0]
+
+
+def _absorbed(low: str, start: int, end: int, remedies: Sequence[str]) -> bool:
+    """Whether the span ``start:end`` of ``low`` lies inside the words of one of ``remedies``."""
+    for words in remedies:
+        w = words.lower().strip()
+        at = low.find(w) if w else -1
+        while at >= 0:
+            if at <= start and end <= at + len(w):
+                return True
+            at = low.find(w, at + 1)
+    return False
 
 
 def _piece_facts(
-    piece: str, conditions: Sequence[tuple[str, str, str]], domains: Mapping[str, tuple[str, ...]]
+    piece: str,
+    conditions: Sequence[tuple[str, str, str]],
+    domains: Mapping[str, tuple[str, ...]],
+    remedies: Sequence[str] = (),
 ) -> tuple[dict[str, set[str]], dict[str, str]]:
     """The values of the event's facts a piece states (:func:`stated_facts`), and the words each was read in."""
     out: dict[str, set[str]] = {}
@@ -114,7 +134,8 @@ def _piece_facts(
     cues = load_cues()
     low = piece.lower()
     unless = cues.unless.search(piece)
-    if unless is not None and cues.denied.search(piece, 0, unless.start()):
+    denial = cues.denied.search(piece, 0, unless.start()) if unless is not None else None
+    if denial is not None and not _absorbed(low, denial.start(), denial.end(), remedies):
         unless = None  # "not ... unless": only if
     for fact, value, words in conditions:
         if fact not in domains or value not in domains[fact]:

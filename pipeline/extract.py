@@ -251,7 +251,7 @@ def _remedy(
     def renamed(conditions: Sequence[tuple[str, str, str]]) -> list[tuple[str, str, str]]:
         return [(names.get(f, f), v, words) for f, v, words in conditions]  # (the reading's names -> the facts')
 
-    stated = stated_facts(law.text, renamed(p.conditions), domains)
+    stated = stated_facts(law.text, renamed(p.conditions), domains, tuple(words for _, words in p.outcomes))
     facts = [(f.name, tuple(v for v in f.values if v in stated[f.name])) for f in spec.facts if f.name in stated]
 
     def read(texts: Sequence[str]) -> list[tuple[list[tuple[str, str, str]], list[str]]]:

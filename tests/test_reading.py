@@ -1106,3 +1106,37 @@ def test_a_gold_written_law_by_law_is_met_by_a_link_of_one_of_the_laws_clauses()
     link = ("ecarte.en-995.law-21.a", "ecarte.en-003.law-13")
     assert lifted(link, law_gold) in law_gold
     assert lifted(link, clause_gold) == link and link not in clause_gold
+
+
+@pytest.mark.parametrize(
+    "text, outcome, touches",
+    [
+        # the denial is the remedy's own ("not ... played": the card is taken back), "unless" names the other case
+        (
+            "A card falling by accident upon the table shall not be deemed played, unless it partly cover a card of "
+            "the adversary.",
+            "take_back_card",
+            "no",
+        ),
+        (
+            "A card let fall on the table by accident is not played, unless it partly covers a card of the adversary.",
+            "take_back_card",
+            "no",
+        ),
+        # the denial falls on the remedy read ("treated as played"): it holds only in the case named
+        (
+            "A card which falls on the table is not treated as played unless it lies partly over a card of the adversary.",
+            "card_stands",
+            "yes",
+        ),
+    ],
+)
+def test_a_remedy_denied_before_unless_is_paired_with_the_right_case(text, outcome, touches):
+    """'Not played, unless it covers a card' and 'not treated as played unless it lies over one' say the same: the
+    card is taken back where it touches none, and stands where it does; the reading never pairs the taken-back card
+    with the case where it touches one."""
+    r = table_reading(EC_EN, text)
+    assert r.event == "card_dropped"
+    assert list(r.rulings()) and all(
+        ru.outcome == outcome and dict(facts).get("touches_adversary_card") == (touches,) for facts, ru in r.rulings()
+    ), r

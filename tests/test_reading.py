@@ -810,7 +810,7 @@ def test_a_fixture_without_a_reading_gold_is_scored_on_its_links(tmp_path: Path)
 
     laws = [l for l in pipeline_laws(ROOT / "outputs" / "laws.csv") if l.witness_id == "en-003"]
     rows = evaluate_first_contact(laws, CORPUS, fc_dir=COMPOSED_DIR)
-    assert len(rows) == 54 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
+    assert len(rows) == 56 and all(r["f1"] is not None and r["reading"] == {} for r in rows)
     assert all(r["first_contact"]["f1"] <= r["f1"] for r in rows)
 
 

@@ -5,7 +5,8 @@ The memos in use: ``"inert_tokens"`` (printed token -> the word pass leaves it a
 (printed token -> damaged for phrase repair?), ``"cand_prior"`` (token -> its candidates as (word, cost,
 lexicon prior)), ``"token_shapes"`` (token -> (too few letters to judge, has debris or digits)),
 ``"word_tokens"`` / ``"phrase_tokens"`` (token -> its core without edge punctuation), ``"lost_hyphen"``,
-``"bigram_candidates"`` / ``"bigram_plain"``, ``"elision_short_words"``, ``"context_variants"`` (a known
+``"bigram_candidates"`` / ``"bigram_plain"``, ``"split_letter"`` (two parts of a split -> the word with the letter
+lost at the split put back, or None), ``"elision_short_words"``, ``"context_variants"`` (a known
 word -> its cheap confusion variants and their channel costs, for the word-pair and the LM passes) and
 ``"lm_token_facts"`` (a printed token -> what the LM pass asks of it alone).
 """

@@ -297,40 +297,58 @@ def lost_letter_merges(
     if bg is None or rep.lang not in cfg.split_letter_langs:
         return []
     out: list[tuple[int, Edit]] = []
-    for i in range(len(spans) - 1):
+    found = rep.memo("split_letter")  # (la, lb) -> split_letter_fill(la, lb): the same for every occurrence
+    # (the lengths first: most neighbours fail them, and they are the cheapest test)
+    lens = [e - s for s, e, _t in spans]
+    first, second = cfg.split_letter_max_first, cfg.split_letter_min_second
+    for i in [i for i, (x, y) in enumerate(zip(lens, lens[1:])) if x <= first and y >= second]:
         (s1, e1, a), (s2, e2, b) = spans[i], spans[i + 1]
         if i in busy or i + 1 in busy or (out and out[-1][0] == i - 1):
             continue
         if not (s2 == e1 + 1 and text[e1] == " " and a.isalpha() and b.isalpha() and b.islower()):
             continue
-        if len(a) > cfg.split_letter_max_first or len(b) < cfg.split_letter_min_second:
-            continue
         la, lb = a.lower(), b.lower()
+        hit = found.get((la, lb), False)
+        if hit is False:
+            hit = found[la, lb] = split_letter_fill(rep, bg, la, lb)
+        if hit is None:
+            continue
         j = la + lb
-        if rep.is_word(j) or rep.protected(la) or rep.protected(lb):
-            continue
-        # the letter lost where the word was split: one letter put back at the split makes a word
-        zipf_of, least = rep.zipf_of, cfg.merge_min_zipf
-        fills = sorted(
-            ((z, w) for w in (la + c + lb for c in LETTERS) for z in (zipf_of(w),) if z >= least), reverse=True
-        )
-        if not fills or (len(fills) > 1 and fills[0][0] - fills[1][0] < cfg.lost_hyphen_margin):
-            continue
-        zj, lj = fills[0]
-        if lj not in bg.words:
-            continue
-        gap = (
-            bg.words[lj] + bg.log_scale - bg.pair(la, lb, cfg.bigram_unseen)
-            if la in bg.words and lb in bg.words
-            else 99.0
-        )
-        if gap < cfg.lost_hyphen_margin:
-            continue
+        zj, lj, gap = hit
         after = case_like(a, lj)
         pair = f"{gap:.1f} (log10) commoner than the pair" if gap < 99 else "the pair unknown to general print"
         why = f"{a!r}+{b!r}: {j!r} is no word, {lj!r} (zipf {zj:.2f}) with the letter lost at the split; {pair}"
         out.append((i, Edit(s1, e2, after, "merge", "lexicon:split-letter", 0.85, (lj,), why)))
     return out
+
+
+def split_letter_fill(rep: Repairer, bg, la: str, lb: str) -> tuple[float, str, float] | None:
+    """The word the split ``la lb`` of :func:`lost_letter_merges` reads with the letter lost at the split
+    put back, as (its zipf, the word, log10 of how much commoner it is than the pair), or None: the join a
+    word or a part protected, no letter making a word far commoner than the next one, the word unknown to
+    general print ``bg``, or the pair not ``lost_hyphen_margin`` rarer.  Depends on the two parts alone."""
+    cfg = rep.cfg
+    # the letter lost where the word was split: one letter put back at the split makes a word
+    # (zipf_of of a string of letters is its zipf look-up: no compound parts to score it by)
+    zget, least = rep.zipf.get, cfg.merge_min_zipf
+    fills = sorted(
+        ((z, w) for w in (la + c + lb for c in LETTERS) for z in (zget(w, 0.0),) if z >= least), reverse=True
+    )
+    if not fills or (len(fills) > 1 and fills[0][0] - fills[1][0] < cfg.lost_hyphen_margin):
+        return None
+    zj, lj = fills[0]
+    if lj not in bg.words:
+        return None
+    gap = (
+        bg.words[lj] + bg.log_scale - bg.pair(la, lb, cfg.bigram_unseen) if la in bg.words and lb in bg.words else 99.0
+    )
+    if gap < cfg.lost_hyphen_margin:
+        return None
+    # (asked last: the join is a new string, whose protection runs the period patterns; most pairs have
+    # left above)
+    if rep.is_word(la + lb) or rep.protected(la) or rep.protected(lb):
+        return None
+    return zj, lj, gap
 
 
 def spaced_merges(

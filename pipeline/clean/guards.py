@@ -34,6 +34,7 @@ if TYPE_CHECKING:
 BRACKETED_NUMERAL = regex.compile(
     r"(?i)(?<=[(\[]\s*)(?=[ivxlcdm])m{0,3}(?:cm|cd|d?c{0,3})(?:xc|xl|l?x{0,3})(?:ix|iv|v?i{0,3})(?=\.?\s*[)\]])"
 )
+BRACKET_OPEN = regex.compile(r"[(\[]\s*")  # an opening bracket and the spaces after it: where a numeral may start
 CUT_OFF_MAX_ZIPF = 4.5  # a last word this frequent or more is taken as complete (the, and, was): not flagged
 CUT_OFF_MIN_LONGER = 1  # ... else flagged when at least this many commoner lexicon words begin with it
 
@@ -49,7 +50,13 @@ def cut_off_span(text: str) -> tuple[int, int] | None:
 
 def protected_spans(text: str) -> list[tuple[int, int]]:
     """The spans of ``text`` no word repair may change."""
-    spans = [(m.start(), m.end()) for m in BRACKETED_NUMERAL.finditer(text) if m.end() > m.start()]
+    # (the numeral is looked for only where its look-behind can hold, right after each opening bracket and
+    # its spaces, not tried at every position of the text: the same spans, in the same order)
+    spans = []
+    for b in BRACKET_OPEN.finditer(text):
+        m = BRACKETED_NUMERAL.match(text, b.end())
+        if m is not None and m.end() > m.start():
+            spans.append((m.start(), m.end()))
     last = cut_off_span(text)
     if last is not None:
         spans.append(last)

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 import random
 
-from pipeline.clean.channel import deletes
-from pipeline.clean.deletion_index import build_deletion_index
+from rapidfuzz import process
+from rapidfuzz.distance import Levenshtein
+
+from pipeline.clean.channel import deletes, fold_accents
+from pipeline.clean.deletion_index import build_deletion_index, folded_words
 
 LETTERS = "aeiounrstlcdmpéèàçœ"
 
@@ -53,3 +56,26 @@ def test_lookup_returns_the_words_a_plain_symspell_search_returns_each_once():
 
 def test_an_empty_word_list_finds_nothing():
     assert build_deletion_index([]).lookup("word") == []
+
+
+def test_the_compiled_check_keeps_the_words_and_distances_rapidfuzz_keeps():
+    rng = random.Random(11)
+    words = sorted({"".join(rng.choice(LETTERS) for _ in range(rng.randint(1, 12))) for _ in range(3000)})
+    words += ["a", "à", "y", "aab", "baa", "état", "œuvre", "straße"]
+    index = build_deletion_index(words)
+    folded = folded_words(index.words, fold_accents)
+    tokens = [noisy(w, rng) for w in rng.sample(words, 1500)] + ["", "x", "ab", "aab", "etat", "oeuvre", "strasse"]
+    for tok in tokens:
+        for maxd in (0, 1, 2, 3):
+            found = index.lookup(tok)
+            hits = process.extract(
+                fold_accents(tok),
+                [fold_accents(w) for w in found],
+                scorer=Levenshtein.distance,
+                score_cutoff=maxd,
+                limit=None,
+            )
+            expected = sorted((found[i], k) for _, k, i in hits)
+            got = index.lookup_within(tok, folded, fold_accents(tok), maxd)
+            assert [i for i, _ in got] == sorted(i for i, _ in got), tok
+            assert sorted((index.words[i], k) for i, k in got) == expected, (tok, maxd)

@@ -19,6 +19,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from ..textnorm import fold
+from .deletion_index import folded_words
 from .tokens import JUNK, JUNK_JOINED
 
 if TYPE_CHECKING:
@@ -267,6 +268,14 @@ class CandidateSearch:
         # small pool always searched: the domain terms (the witness's own words are added per text)
         self.local = sorted(w for w in self.domain if w.isalpha())
         self.index = res.general.index  # SymSpell-style deletion index of the candidate words
+        # (the index words' accent-folded forms as code points, for the compiled look-up and check: made once
+        # per resources)
+        derived = res.derived("candidate_index")
+        self._folded_index = derived.get("folded")
+        if self._folded_index is None:
+            self._folded_index = derived["folded"] = folded_words(
+                self.index.words, lambda w: w if w.isascii() else fold_accents(w)
+            )
         self.local_index: dict[str, list[str]] = {}
         for w in self.local:
             for d in deletes(w, 2):
@@ -305,19 +314,25 @@ class CandidateSearch:
             return []  # (its deletions alone grow with the square of its length: bounded work per token)
         lt = tok.lower()
         maxd = 1 if len(lt) <= 4 else 2 if len(lt) <= 10 else 3
-        words = self.index.lookup(lt)  # (each once)
-        if self.local_index:
+        zipf = self.zipf
+        if not self.local_index:
+            # (the look-up and the distance check of the index's words in one compiled call: the same words
+            # and distances as the search below)
+            words = self.index.words
+            hits = self.index.lookup_within(lt, self._folded_index, fold_accents(lt), maxd)
+            scored = [(k, -zipf.get(words[i], 0.0), words[i]) for i, k in hits]
+        else:
+            words = self.index.lookup(lt)  # (each once)
             found = set(words).union(*filter(None, map(self.local_index.get, deletes(lt, 2))))
             words = list(found)
-        zipf = self.zipf
-        hits = process.extract(
-            fold_accents(lt),
-            list(map(self.folded.__getitem__, words)),
-            scorer=Levenshtein.distance,
-            score_cutoff=maxd,
-            limit=None,
-        )
-        scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
+            hits = process.extract(
+                fold_accents(lt),
+                list(map(self.folded.__getitem__, words)),
+                scorer=Levenshtein.distance,
+                score_cutoff=maxd,
+                limit=None,
+            )
+            scored = [(k, -zipf.get(words[i], 0.0), words[i]) for _, k, i in hits]
         scored.sort()
         picked = [w for _, _, w in scored[: self.cfg.max_candidates]]
         # multi-character OCR confusions (li -> h, ii -> h, rn -> m) are two plain edits: a short token

@@ -115,6 +115,70 @@ def _lookup(keys, vals, first, codes):  # pragma: no cover (compiled)
     return np.unique(out[:k])
 
 
+@njit(cache=True, nogil=True)
+def _distance(a, b, maxd):  # pragma: no cover (compiled)
+    """The Levenshtein distance of the code arrays ``a`` and ``b`` (insertion, deletion, substitution: 1
+    each) when it is at most ``maxd``, else ``maxd + 1`` (as rapidfuzz's ``Levenshtein.distance`` with
+    ``score_cutoff``): a row whose every cell exceeds ``maxd`` ends the programme, no path falls again."""
+    n, m = a.shape[0], b.shape[0]
+    if abs(n - m) > maxd:
+        return maxd + 1
+    prev = np.arange(m + 1)
+    cur = np.empty(m + 1, dtype=np.int64)
+    for i in range(1, n + 1):
+        cur[0] = i
+        low = i
+        ai = a[i - 1]
+        for j in range(1, m + 1):
+            v = prev[j - 1] + (0 if ai == b[j - 1] else 1)
+            x = prev[j] + 1
+            if x < v:
+                v = x
+            x = cur[j - 1] + 1
+            if x < v:
+                v = x
+            cur[j] = v
+            if v < low:
+                low = v
+        if low > maxd:
+            return maxd + 1
+        prev, cur = cur, prev
+    return prev[m] if prev[m] <= maxd else maxd + 1
+
+
+@njit(cache=True, nogil=True)
+def _lookup_within(keys, vals, first, codes, fcodes, foffsets, query, maxd):  # pragma: no cover (compiled)
+    """:func:`_lookup`'s words (ascending indices) whose folded form (``fcodes[foffsets[w]:foffsets[w + 1]]``)
+    is at most ``maxd`` edits from ``query``, as two rows: the indices and the distances."""
+    found = _lookup(keys, vals, first, codes)
+    out = np.empty((2, found.shape[0]), dtype=np.int64)
+    k = 0
+    for x in found:
+        d = _distance(query, fcodes[foffsets[x] : foffsets[x + 1]], maxd)
+        if d <= maxd:
+            out[0, k] = x
+            out[1, k] = d
+            k += 1
+    return out[:, :k]
+
+
+@dataclass(frozen=True, eq=False)
+class FoldedWords:
+    """Another spelling of each word of a :class:`DeletionIndex` (its accent-folded form), as code points
+    cut by offsets: what :meth:`DeletionIndex.lookup_within` measures the distance to."""
+
+    codes: np.ndarray  # uint32, the forms one after the other
+    offsets: np.ndarray  # int64, len(words) + 1
+
+
+def folded_words(words: tuple[str, ...], form) -> FoldedWords:
+    """The forms ``form(w)`` of ``words`` (made once per index)."""
+    forms = [form(w) for w in words]
+    offsets = np.zeros(len(forms) + 1, dtype=np.int64)
+    np.cumsum([len(f) for f in forms], out=offsets[1:])
+    return FoldedWords(_codes("".join(forms)), offsets)
+
+
 def _codes(w: str) -> np.ndarray:
     return np.frombuffer(w.encode("utf-32-le"), dtype=np.uint32)
 
@@ -138,6 +202,16 @@ class DeletionIndex:
         if len(found) > 1:
             return list(itemgetter(*found)(self.words))
         return [self.words[i] for i in found]
+
+    def lookup_within(self, token: str, folded: FoldedWords, query: str, maxd: int) -> list[tuple[int, int]]:
+        """(word index, distance) of the words of :meth:`lookup` whose ``folded`` form is at most ``maxd``
+        Levenshtein edits from ``query``, by ascending index: the look-up and the check in one compiled call
+        (what ``rapidfuzz.process.extract(query, forms, scorer=Levenshtein.distance, score_cutoff=maxd)``
+        keeps of them, without making each word and its form a Python string)."""
+        out = _lookup_within(
+            self.keys, self.vals, self.first, _codes(token), folded.codes, folded.offsets, _codes(query), maxd
+        )
+        return list(zip(out[0].tolist(), out[1].tolist()))
 
 
 def build_deletion_index(words: list[str] | tuple[str, ...], word_depth: int = 3) -> DeletionIndex:

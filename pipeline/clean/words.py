@@ -177,9 +177,12 @@ def _inert(t: str, rep: Repairer) -> bool:
     """Whether the word pass leaves token ``t`` alone whatever its context, when the text gives no witness
     pool: not protected as a whole, and each part (after its elision) is skipped or a word so frequent
     that ``Repairer.decide`` keeps it (its first test), with no debris apostrophe to fix."""
-    if rep.protected(t.lower().replace("’", "'")):
+    lw = t.lower().replace("’", "'")
+    if rep.protected(lw):
         return False  # (a historical spelling may be recorded as a regularisation)
     known = max(rep.cfg.nonword_zipf, rep.cfg.real_word_zipf)
+    if t.isalpha():  # (most tokens: one part, no apostrophe nor debris to split off, the word itself)
+        return rep.zipf.get(lw, 0.0) >= known
     for _off, part in _parts(t):
         _sub, word, prefix_fix = split_apostrophe(part, rep)
         if word is None:

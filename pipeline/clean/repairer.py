@@ -29,6 +29,18 @@ if TYPE_CHECKING:
     from .resources import CleanResources
 
 
+def any_of(patterns) -> re.Pattern | None:
+    """One expression that finds a match where one of ``patterns`` does (their alternation, each in a group
+    of its own; None when they cannot be joined: none, or one with a flag for the whole expression)."""
+    ps = list(patterns)
+    if not ps:
+        return None
+    try:
+        return re.compile("|".join(f"(?:{p})" for p in ps))
+    except re.error:
+        return None
+
+
 class Repairer:
     """Lexicon look-ups of one language, with the candidate search, the decider and the memos."""
 
@@ -42,6 +54,7 @@ class Repairer:
         self.hist = res.lexdata.historical
         self.ligatures = res.lexdata.ligatures
         self.period_patterns = tuple((re.compile(p), r) for p, r in res.lexdata.period_patterns)
+        self._period_any = any_of(p for p, _r in res.lexdata.period_patterns)
         self._period_memo: dict[str, str | None] = {}  # word -> its modern form by a pattern, or None
         self._protected_memo: dict[str, bool] = {}  # word -> protected(word): every token of every pass asks
         # the patterns of plain letters read backwards (ense$ -> ence): a modern word's period forms
@@ -144,7 +157,8 @@ class Repairer:
             memo.clear()
         out = None
         z = self.zipf.get(lw, 0.0)
-        if z < self.cfg.period_max_zipf and lw.isalpha():
+        if z < self.cfg.period_max_zipf and lw.isalpha() and (self._period_any is None or self._period_any.search(lw)):
+            # (most words: no pattern is in them, one search of all the patterns at once says so)
             # (each pattern alone, then all of them in turn: paroissoit has two, oiss and oit)
             forms, m = [], lw
             for pat, rep in self.period_patterns:

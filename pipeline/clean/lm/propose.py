@@ -332,6 +332,15 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
     facts = rep.memo("lm_token_facts")  # (token -> _token_facts: what depends on the printed token alone)
     rw_memo = None  # (the known words' candidates, realword_candidates: taken when first needed)
     joined_at = -1  # (the end of the last hyphen_proposal: its second half is not judged alone)
+    # (a language outside strong_langs, no grammar hints and no real-word judgement: a known word of letters
+    # ends at a `continue` below whatever its place, no split, hyphen or letter proposal being made there;
+    # it leaves at once, most French tokens)
+    known_leave = (
+        rep.lang not in cfg.strong_langs
+        and not voice.grammar
+        and (not cfg.realword or voice.tri is None and voice.bg is None)
+    )
+    nonword_zipf = rep.cfg.nonword_zipf
     for i, (s, e, t) in enumerate(toks):
         lw = words[i]
         if lw == BOUNDARY:
@@ -341,6 +350,8 @@ def proposals(text: str, rep, voice: Voice, cfg: LMConfig = LMConfig(), prune: b
             f = facts[t] = _token_facts(t, lw, rep)
         alpha, junk, n_alpha, core, odd_apostrophe, core_alpha, lookalike_number, protected, z_printed = f
         if not alpha:
+            continue
+        if known_leave and core_alpha and not junk and z_printed >= nonword_zipf and z_printed > 0.0:
             continue
         hinted = voice.grammar.get((s, e)) if voice.grammar else None
         letter = False

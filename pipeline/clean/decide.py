@@ -49,8 +49,6 @@ class Context:
     """Bigram evidence for one text: the witness's own word and bigram counts."""
 
     def __init__(self, repairer: Repairer, text: str, enabled: bool):
-        from .lexicon import count_text
-
         self.enabled = enabled
         self.doc: Counter[str] | None
         self.bi: Counter[tuple[str, str]]
@@ -64,7 +62,7 @@ class Context:
         if enabled:
             # evidence comes from this text alone (plus the data files): cleaning one witness never
             # depends on the other scans of the corpus, so its cached result stays valid when one is added
-            self.doc, self.bi = count_text(text)
+            self.doc, self.bi = repairer.text_counts(text)  # (shared with the other passes: read only)
             self.other, self.other_uni = Counter(), Counter()
             n = cfg.corpus_min_count + 1
             if not repairer.local or sum(self.doc.values()) < cfg.context_min_tokens:

@@ -595,9 +595,9 @@ def voice_for(
     """The voice of one text: the trigram model (English), the cleaner's general pairs, the text's own pairs,
     and the period words (historical + domain lexicons + GCIDE headwords); the parts named in ``off``
     (of :data:`VOICES`) left out."""
-    from ..lexicon import bigram_model, count_text
+    from ..lexicon import bigram_model
 
-    uni, bi = count_text(text) if "doc" not in off else (Counter(), Counter())
+    uni, bi = rep.text_counts(text) if "doc" not in off else (Counter(), Counter())  # (shared: read only)
     period: frozenset[str] | dict[str, None] = frozenset()
     if "period" not in off:
         memo = rep.res.derived("lm_period")  # (built once per resources: GCIDE has some 100 k headwords)

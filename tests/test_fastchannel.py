@@ -79,3 +79,27 @@ def test_the_printed_tables_built_directly_equal_those_from_the_python_rows(o, l
 def test_batched_costs_of_any_intended_letters_equal_one_cost_at_a_time(o, ts, cut):
     _, fast = CHANNELS["fr"]
     assert fast.costs(o, ts, cut) == [fast.cost(o, t, cut) for t in ts]
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.text(alphabet="aeinrsmhlucdtovwIJTOSNMHLUCEl1i0'’ſĲİΣσςßẞæœéÉ\u0301\U0001d400" + JUNK, max_size=14),
+    st.sampled_from(["fr", "en"]),
+)
+def test_the_printed_tables_built_by_compiled_code_equal_those_built_in_python(o, lang):
+    _, fast = CHANNELS[lang]
+    compiled, direct = fast._printed_compiled(o), fast._printed_direct(o)
+    if compiled is None:  # (an empty string, or a character beyond the compiled tables)
+        assert not o or max(map(ord, o + o.lower())) >= 0x10000
+        return
+    assert len(compiled) == len(direct)
+    for a, b in zip(compiled, direct):
+        assert a.dtype == b.dtype and a.flags.c_contiguous and a.tolist() == b.tolist()
+
+
+def test_a_new_extra_letter_cost_reaches_the_compiled_printed_tables():
+    args = (load_lexicon_data(LEXICON, "en", domain=False).confusions, 0.35, 0.45, 0.35)
+    fast = FastChannel(*args)
+    first = fast._printed("Rnaison")[2].tolist()
+    fast.extra_letter = 1.7
+    assert fast._printed("Rnaison")[2].tolist() == [1.7] * 7 != first

@@ -164,6 +164,94 @@ def _dp_many(
     return out
 
 
+@njit(cache=True, nogil=True)
+def _conf_matches(e, i, first, oc, olc, cp, cp_off, clow):  # pragma: no cover (compiled)
+    """Whether confusion ``e`` ends at row ``i`` of the printed string (codes ``oc``, lower case ``olc``): its
+    printed side is the characters before row ``i``, as printed or, a lower-case side, in lower case; one of
+    a single character always does among those listed under the row's own character (``first``)."""
+    a, b = cp_off[e], cp_off[e + 1]
+    lp = b - a
+    if first and lp == 1:
+        return True
+    if lp > i:
+        return False
+    same = True
+    for x in range(lp):
+        if oc[i - lp + x] != cp[a + x]:
+            same = False
+            break
+    if same:
+        return True
+    if not clow[e]:
+        return False
+    for x in range(lp):
+        if olc[i - lp + x] != cp[a + x]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def _printed_arrays(
+    oc, olc, lo_t, fo_t, junk_t, up_t, low_t, kstart, kend, cp, cp_off, clow, ccost, cq, cq_off, junk_del, extra
+):  # pragma: no cover (compiled)
+    """The printed tables of :meth:`FastChannel._printed_direct` for the printed codes ``oc`` (lower case
+    ``olc``), as its three arrays (ints, floats, flags) and the number of confusion rows: per character code
+    the tables ``lo_t`` ... ``low_t`` (lower-case code, accent-folded code, debris, upper case, lower case),
+    and the confusions under each last character ``kstart[c]`` to ``kend[c]``, in Channel.by_last's order
+    (printed side ``cp``, lower case ``clow``, cost, intended side ``cq``)."""
+    n = oc.shape[0]
+    k = 0
+    nq = 0
+    for i in range(1, n + 1):
+        ch, cl = oc[i - 1], olc[i - 1]
+        for e in range(kstart[ch], kend[ch]):
+            if _conf_matches(e, i, True, oc, olc, cp, cp_off, clow):
+                k += 1
+                nq += cq_off[e + 1] - cq_off[e]
+        if ch != cl:
+            for e in range(kstart[cl], kend[cl]):
+                if _conf_matches(e, i, False, oc, olc, cp, cp_off, clow):
+                    k += 1
+                    nq += cq_off[e + 1] - cq_off[e]
+    # ints: lower-case codes, folded codes, confusion starts and ends per row, rows back, intended sides' starts
+    # and lengths, intended codes; floats: deletion costs, confusion costs; flags: debris, noise
+    ints = np.empty(4 * n + 3 * k + nq, dtype=np.int64)
+    floats = np.empty(n + k, dtype=np.float64)
+    flags = np.empty(2 * n, dtype=np.bool_)
+    c_clp, c_cqs, c_cql, c_q = 4 * n, 4 * n + k, 4 * n + 2 * k, 4 * n + 3 * k
+    m = 0
+    q = 0
+    for i in range(1, n + 1):
+        r = i - 1
+        ch, cl = oc[r], olc[r]
+        ints[r] = lo_t[ch]
+        ints[n + r] = fo_t[ch]
+        floats[r] = junk_del if junk_t[ch] else extra
+        flags[r] = junk_t[ch]
+        flags[n + r] = i > 1 and up_t[ch] and low_t[oc[r - 1]]
+        ints[2 * n + r] = m
+        for pass_ in range(2):
+            if pass_ == 1 and ch == cl:
+                break
+            key = ch if pass_ == 0 else cl
+            for e in range(kstart[key], kend[key]):
+                if _conf_matches(e, i, pass_ == 0, oc, olc, cp, cp_off, clow):
+                    ints[c_clp + m] = cp_off[e + 1] - cp_off[e]
+                    floats[n + m] = ccost[e]
+                    ints[c_cqs + m] = q
+                    lq = cq_off[e + 1] - cq_off[e]
+                    ints[c_cql + m] = lq
+                    for x in range(lq):
+                        ints[c_q + q + x] = cq[cq_off[e] + x]
+                    q += lq
+                    m += 1
+        ints[3 * n + r] = m
+    return ints, floats, flags, k
+
+
+_BMP = 0x10000  # (the compiled tables cover the characters below this code; a string with another is built in Python)
+
+
 class _CharTable(dict):
     """A ``str.translate`` table filled on demand: code point -> ``fn`` of its character."""
 
@@ -205,6 +293,43 @@ class FastChannel(Channel):
         self._by_last_enc = {
             k: tuple((p, len(p), p.islower(), c, tuple(map(ord, q))) for p, q, c in v) for k, v in self.by_last.items()
         }
+        # the same for the compiled builder of the printed tables (_printed_arrays): per character code below
+        # _BMP, where its confusions start and end in flat arrays (the last characters of a printed side
+        # beyond it are never asked there); and the characters' encodings, filled as characters come
+        kstart = np.zeros(_BMP, np.int64)
+        kend = np.zeros(_BMP, np.int64)
+        cp: list[int] = []
+        cp_off, clow, ccost, cq, cq_off = [0], [], [], [], [0]
+        for key, confs in self._by_last_enc.items():
+            if len(key) != 1 or ord(key) >= _BMP:
+                continue
+            kstart[ord(key)] = len(clow)
+            for p, _lp, plow, c, q in confs:
+                cp.extend(map(ord, p))
+                cp_off.append(len(cp))
+                clow.append(plow)
+                ccost.append(c)
+                cq.extend(q)
+                cq_off.append(len(cq))
+            kend[ord(key)] = len(clow)
+        self._conf_tables = (
+            kstart,
+            kend,
+            np.array(cp, np.int64),
+            np.array(cp_off, np.int64),
+            np.array(clow, np.bool_),
+            np.array(ccost, np.float64),
+            np.array(cq, np.int64),
+            np.array(cq_off, np.int64),
+        )
+        self._char_tables = (
+            np.zeros(_BMP, np.int64),
+            np.zeros(_BMP, np.int64),
+            np.zeros(_BMP, np.bool_),
+            np.zeros(_BMP, np.bool_),
+            np.zeros(_BMP, np.bool_),
+        )
+        self._encoded: set[str] = set()  # (the characters whose encodings are in _char_tables)
 
     @Channel.extra_letter.setter  # type: ignore[attr-defined]
     def extra_letter(self, v: float) -> None:
@@ -216,8 +341,64 @@ class FastChannel(Channel):
         a = self._arrays.get(o)
         if a is not None:
             return a
-        # the rows of Channel._prep (deletion cost, debris, noise, the confusions ending at each row), built
-        # here directly from the printed string: the same tables, without its per-row substitution objects
+        a = self._printed_compiled(o)
+        if a is None:
+            a = self._printed_direct(o)
+        if len(self._arrays) >= self.ENC_CACHE_MAX:
+            self._arrays.clear()
+        self._arrays[o] = a
+        return a
+
+    def _printed_compiled(self, o: str) -> tuple | None:
+        """:meth:`_printed_direct`'s tables built by compiled code (2.6x faster over the English ICDAR dev
+        tokens, 1.9x over the French), the same values in the same arrays; None for an empty string or one
+        with a character (or a lower case) beyond the compiled tables."""
+        if not o:
+            return None
+        ol = o.lower()
+        if o.isascii():
+            oc = np.frombuffer(o.encode("ascii"), np.uint8).astype(np.int64)
+            olc = np.frombuffer(ol.encode("ascii"), np.uint8).astype(np.int64)
+        else:  # (UTF-16 code units: one per character exactly when every character is below _BMP)
+            oc = np.frombuffer(o.encode("utf-16-le", "surrogatepass"), np.uint16)
+            olc = np.frombuffer(ol.encode("utf-16-le", "surrogatepass"), np.uint16)
+            if oc.shape[0] != len(o) or olc.shape[0] != len(ol):
+                return None
+            oc, olc = oc.astype(np.int64), olc.astype(np.int64)
+        if not self._encoded.issuperset(o):
+            lo_t, fo_t, junk_t, up_t, low_t = self._char_tables
+            for ch in set(o).difference(self._encoded):
+                e = self._chars.get(ch)
+                if e is None:
+                    al = ch.lower()
+                    e = self._chars[ch] = (_code(al), _code(_strip_accents(al)), ch in JUNK, ch.isupper(), ch.islower())
+                c = ord(ch)
+                lo_t[c], fo_t[c], junk_t[c], up_t[c], low_t[c] = e
+                self._encoded.add(ch)
+        ints, floats, flags, k = _printed_arrays(
+            oc, olc, *self._char_tables, *self._conf_tables, self.junk_del, self._extra_letter
+        )
+        n = len(o)
+        c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
+        return (
+            ints[:n],
+            ints[n:c0],
+            floats[:n],
+            flags[:n],
+            flags[n:],
+            ints[c0:c1],
+            ints[c1:c2],
+            ints[c2:c3],
+            floats[n:],
+            ints[c3:c4],
+            ints[c4 : c4 + k],
+            ints[c4 + k :],
+        )
+
+    def _printed_direct(self, o: str) -> tuple:
+        """The printed tables built in Python, character by character (any string): the rows of
+        Channel._prep (deletion cost, debris, noise, the confusions ending at each row), directly from the
+        printed string: the same tables, without its per-row substitution objects."""
         ol = o.lower()
         n = len(o)
         by_last, junk_del, extra = self._by_last_enc, self.junk_del, self._extra_letter
@@ -274,7 +455,7 @@ class FastChannel(Channel):
         flags = np.array(junk + noise, np.bool_)
         k = len(clp)
         c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
-        a = (
+        return (
             ints[:n],
             ints[n:c0],
             floats[:n],
@@ -288,10 +469,6 @@ class FastChannel(Channel):
             ints[c4 : c4 + k],
             ints[c4 + k :],
         )
-        if len(self._arrays) >= self.ENC_CACHE_MAX:
-            self._arrays.clear()
-        self._arrays[o] = a
-        return a
 
     def _printed_rows(self, o: str) -> tuple:
         """The arrays of :meth:`_printed` from Channel._prep's rows (the reference the tests compare with)."""

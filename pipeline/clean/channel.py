@@ -19,7 +19,7 @@ from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from ..textnorm import fold
-from .deletion_index import folded_words
+from .deletion_index import FoldedWords, folded_words
 from .tokens import JUNK, JUNK_JOINED
 
 if TYPE_CHECKING:
@@ -271,11 +271,10 @@ class CandidateSearch:
         # (the index words' accent-folded forms as code points, for the compiled look-up and check: made once
         # per resources)
         derived = res.derived("candidate_index")
-        self._folded_index = derived.get("folded")
-        if self._folded_index is None:
-            self._folded_index = derived["folded"] = folded_words(
-                self.index.words, lambda w: w if w.isascii() else fold_accents(w)
-            )
+        folded = derived.get("folded")
+        if folded is None:
+            folded = derived["folded"] = folded_words(self.index.words, lambda w: w if w.isascii() else fold_accents(w))
+        self._folded_index: FoldedWords = folded
         self.local_index: dict[str, list[str]] = {}
         for w in self.local:
             for d in deletes(w, 2):
@@ -318,9 +317,9 @@ class CandidateSearch:
         if not self.local_index:
             # (the look-up and the distance check of the index's words in one compiled call: the same words
             # and distances as the search below)
-            words = self.index.words
-            hits = self.index.lookup_within(lt, self._folded_index, fold_accents(lt), maxd)
-            scored = [(k, -zipf.get(words[i], 0.0), words[i]) for i, k in hits]
+            known = self.index.words
+            within = self.index.lookup_within(lt, self._folded_index, fold_accents(lt), maxd)
+            scored = [(k, -zipf.get(known[i], 0.0), known[i]) for i, k in within]
         else:
             words = self.index.lookup(lt)  # (each once)
             found = set(words).union(*filter(None, map(self.local_index.get, deletes(lt, 2))))

@@ -298,8 +298,7 @@ class FastChannel(Channel):
         # beyond it are never asked there); and the characters' encodings, filled as characters come
         kstart = np.zeros(_BMP, np.int64)
         kend = np.zeros(_BMP, np.int64)
-        cp: list[int] = []
-        cp_off, clow, ccost, cq, cq_off = [0], [], [], [], [0]
+        cp, cp_off, clow, ccost, cq, cq_off = [], [0], [], [], [], [0]
         for key, confs in self._by_last_enc.items():
             if len(key) != 1 or ord(key) >= _BMP:
                 continue
@@ -329,7 +328,7 @@ class FastChannel(Channel):
             np.zeros(_BMP, np.bool_),
             np.zeros(_BMP, np.bool_),
         )
-        self._encoded: set[str] = set()  # (the characters whose encodings are in _char_tables)
+        self._encoded = set()  # (the characters whose encodings are in _char_tables)
 
     @Channel.extra_letter.setter  # type: ignore[attr-defined]
     def extra_letter(self, v: float) -> None:

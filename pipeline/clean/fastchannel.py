@@ -278,6 +278,33 @@ def _code(ch: str) -> int:
     return ord(ch) if len(ch) == 1 else -1  # (a letter whose lower case is two characters equals no letter)
 
 
+def _char_entry(ch: str) -> tuple[int, int, bool, bool, bool]:
+    """What the printed tables read of a character: (lower-case code, accent-folded code, debris?, upper case?,
+    lower case?)."""
+    al = ch.lower()
+    return _code(al), _code(_strip_accents(al)), ch in JUNK, ch.isupper(), ch.islower()
+
+
+def _printed_views(ints: np.ndarray, floats: np.ndarray, flags: np.ndarray, n: int, k: int) -> tuple:
+    """The twelve printed tables of a string of ``n`` characters with ``k`` confusions, as views of the three
+    arrays they were laid out in one after the other (:meth:`FastChannel._printed`'s order)."""
+    c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
+    return (
+        ints[:n],
+        ints[n:c0],
+        floats[:n],
+        flags[:n],
+        flags[n:],
+        ints[c0:c1],
+        ints[c1:c2],
+        ints[c2:c3],
+        floats[n:],
+        ints[c3:c4],
+        ints[c4 : c4 + k],
+        ints[c4 + k :],
+    )
+
+
 class FastChannel(Channel):
     """:class:`Channel` with :meth:`cost` compiled."""
 
@@ -369,30 +396,14 @@ class FastChannel(Channel):
             for ch in set(o).difference(self._encoded):
                 e = self._chars.get(ch)
                 if e is None:
-                    al = ch.lower()
-                    e = self._chars[ch] = (_code(al), _code(_strip_accents(al)), ch in JUNK, ch.isupper(), ch.islower())
+                    e = self._chars[ch] = _char_entry(ch)
                 c = ord(ch)
                 lo_t[c], fo_t[c], junk_t[c], up_t[c], low_t[c] = e
                 self._encoded.add(ch)
         ints, floats, flags, k = _printed_arrays(
             oc, olc, *self._char_tables, *self._conf_tables, self.junk_del, self._extra_letter
         )
-        n = len(o)
-        c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
-        return (
-            ints[:n],
-            ints[n:c0],
-            floats[:n],
-            flags[:n],
-            flags[n:],
-            ints[c0:c1],
-            ints[c1:c2],
-            ints[c2:c3],
-            floats[n:],
-            ints[c3:c4],
-            ints[c4 : c4 + k],
-            ints[c4 + k :],
-        )
+        return _printed_views(ints, floats, flags, len(o), k)
 
     def _printed_direct(self, o: str) -> tuple:
         """The printed tables built in Python, character by character (any string): the rows of
@@ -419,8 +430,7 @@ class FastChannel(Channel):
             ch = o[i - 1]
             e = enc.get(ch)
             if e is None:
-                al = ch.lower()
-                e = enc[ch] = (_code(al), _code(_strip_accents(al)), ch in JUNK, ch.isupper(), ch.islower())
+                e = enc[ch] = _char_entry(ch)
             lo.append(e[0])
             fo.append(e[1])
             dl.append(junk_del if e[2] else extra)
@@ -452,22 +462,7 @@ class FastChannel(Channel):
         ints = np.array(lo + fo + cs + ce + clp + cqs + cql + qbuf, np.int64)
         floats = np.array(dl + ccost, np.float64)
         flags = np.array(junk + noise, np.bool_)
-        k = len(clp)
-        c0, c1, c2, c3, c4 = 2 * n, 3 * n, 4 * n, 4 * n + k, 4 * n + 2 * k
-        return (
-            ints[:n],
-            ints[n:c0],
-            floats[:n],
-            flags[:n],
-            flags[n:],
-            ints[c0:c1],
-            ints[c1:c2],
-            ints[c2:c3],
-            floats[n:],
-            ints[c3:c4],
-            ints[c4 : c4 + k],
-            ints[c4 + k :],
-        )
+        return _printed_views(ints, floats, flags, n, len(clp))
 
     def _printed_rows(self, o: str) -> tuple:
         """The arrays of :meth:`_printed` from Channel._prep's rows (the reference the tests compare with)."""

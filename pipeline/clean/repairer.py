@@ -15,6 +15,7 @@ from typing import TYPE_CHECKING, Any
 from .channel import CandidateSearch
 from .fastchannel import FastChannel
 from .decide import Decider
+from .lexicon import count_text
 from .memo import Memos
 from .tokens import COMPOUND_SPLIT, case_like
 
@@ -82,8 +83,6 @@ class Repairer:
         last = self._counted
         if last is not None and last[0] == text:
             return last[1]
-        from .lexicon import count_text
-
         out = count_text(text)
         self._counted = (text, out)
         return out
